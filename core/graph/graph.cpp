@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/graph/graph.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace dplab {
+
+Graph::Graph(int nodes, bool directed) : mNodes(nodes), mDirected(directed)
+{
+    assert(nodes >= 0 && "Graph: negative node count");
+}
+
+bool Graph::addEdge(int from, int to)
+{
+    if (from == to || from < 0 || to < 0 || from >= mNodes || to >= mNodes)
+        return false;
+    if (hasEdge(from, to))
+        return false;
+    if (!mDirected && from > to)
+        std::swap(from, to);
+    mEdges.push_back({from, to});
+    return true;
+}
+
+bool Graph::removeEdge(int from, int to)
+{
+    if (!mDirected && from > to)
+        std::swap(from, to);
+    auto it = std::find(mEdges.begin(), mEdges.end(), Edge{from, to});
+    if (it == mEdges.end())
+        return false;
+    mEdges.erase(it);
+    return true;
+}
+
+bool Graph::hasEdge(int from, int to) const
+{
+    if (!mDirected && from > to)
+        std::swap(from, to);
+    return std::find(mEdges.begin(), mEdges.end(), Edge{from, to}) != mEdges.end();
+}
+
+int Graph::addNode(std::optional<NodePosition> p)
+{
+    if (p) {
+        mPositions.resize(mNodes);
+        mPositions.push_back(*p);
+    } else if (!mPositions.empty()) {
+        mPositions.push_back({});
+    }
+    return mNodes++;
+}
+
+void Graph::removeNode(int i)
+{
+    assert(i >= 0 && i < mNodes && "Graph::removeNode: index out of range");
+    std::vector<Edge> kept;
+    for (Edge e : mEdges) {
+        if (e.from == i || e.to == i)
+            continue;
+        if (e.from > i)
+            --e.from;
+        if (e.to > i)
+            --e.to;
+        kept.push_back(e);
+    }
+    mEdges = std::move(kept);
+    if (!mPositions.empty())
+        mPositions.erase(mPositions.begin() + i);
+    --mNodes;
+}
+
+std::vector<int> Graph::inNeighbours(int i) const
+{
+    std::vector<int> result;
+    for (const Edge &e : mEdges) {
+        if (e.to == i)
+            result.push_back(e.from);
+        else if (!mDirected && e.from == i)
+            result.push_back(e.to);
+    }
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
+std::vector<int> Graph::outNeighbours(int i) const
+{
+    std::vector<int> result;
+    for (const Edge &e : mEdges) {
+        if (e.from == i)
+            result.push_back(e.to);
+        else if (!mDirected && e.to == i)
+            result.push_back(e.from);
+    }
+    std::sort(result.begin(), result.end());
+    return result;
+}
+
+int Graph::inDegree(int i) const
+{
+    return static_cast<int>(inNeighbours(i).size());
+}
+
+int Graph::outDegree(int i) const
+{
+    return static_cast<int>(outNeighbours(i).size());
+}
+
+Eigen::MatrixXd Graph::adjacency() const
+{
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(mNodes, mNodes);
+    for (const Edge &e : mEdges) {
+        a(e.to, e.from) = 1.0;
+        if (!mDirected)
+            a(e.from, e.to) = 1.0;
+    }
+    return a;
+}
+
+void Graph::setPositions(std::vector<NodePosition> positions)
+{
+    assert((positions.empty() || static_cast<int>(positions.size()) == mNodes)
+           && "Graph::setPositions: one position per node");
+    mPositions = std::move(positions);
+}
+
+void Graph::setPosition(int i, NodePosition p)
+{
+    assert(i >= 0 && i < mNodes && "Graph::setPosition: index out of range");
+    mPositions.resize(mNodes);
+    mPositions[i] = p;
+}
+
+} // namespace dplab

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/common/params.h"
+
+#include <gtest/gtest.h>
+
+namespace dplab {
+namespace {
+
+std::vector<ParamSpec> specs()
+{
+    auto step = realParam("stepsize", "Step", 0.1, 0.0, 10.0, "step", true);
+    step.perAgent = true;
+    return {step, intParam("k", "k", 2, 1, 100, "k"),
+            choiceParam("mode", "Mode", "a", {"a", "b"}, "mode")};
+}
+
+TEST(Params, DefaultsAreFilled)
+{
+    auto r = resolveParams(specs(), Json::object(), "runs[0].params");
+    ASSERT_TRUE(r.ok());
+    EXPECT_DOUBLE_EQ((*r)["stepsize"].get<double>(), 0.1);
+    EXPECT_EQ((*r)["k"].get<int>(), 2);
+}
+
+TEST(Params, ErrorsNameThePath)
+{
+    auto unknown = resolveParams(specs(), Json{{"stpesize", 1}}, "runs[1].params");
+    ASSERT_FALSE(unknown.ok());
+    EXPECT_EQ(unknown.error().where, "runs[1].params.stpesize");
+    auto negative = resolveParams(specs(), Json{{"stepsize", -1}}, "runs[1].params");
+    ASSERT_FALSE(negative.ok());
+    EXPECT_EQ(negative.error().where, "runs[1].params.stepsize");
+    auto zero = resolveParams(specs(), Json{{"stepsize", 0}}, "p");
+    EXPECT_FALSE(zero.ok());
+    auto wrongType = resolveParams(specs(), Json{{"k", "two"}}, "p");
+    EXPECT_FALSE(wrongType.ok());
+    auto fractional = resolveParams(specs(), Json{{"k", 2.5}}, "p");
+    EXPECT_FALSE(fractional.ok());
+    auto choice = resolveParams(specs(), Json{{"mode", "c"}}, "p");
+    EXPECT_FALSE(choice.ok());
+}
+
+TEST(Params, PerAgentListsHaveOneValuePerAgent)
+{
+    auto ok = resolveParams(specs(), Json{{"stepsize", {0.1, 0.2, 0.3}}}, "p", 3);
+    ASSERT_TRUE(ok.ok());
+    auto v = paramPerAgent(*ok, "stepsize", 3);
+    EXPECT_DOUBLE_EQ(v[2], 0.3);
+    auto bad = resolveParams(specs(), Json{{"stepsize", {0.1, 0.2}}}, "p", 3);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().where, "p.stepsize");
+    auto badItem = resolveParams(specs(), Json{{"stepsize", {0.1, -0.2, 0.1}}}, "p", 3);
+    ASSERT_FALSE(badItem.ok());
+    EXPECT_EQ(badItem.error().where, "p.stepsize[1]");
+}
+
+} // namespace
+} // namespace dplab
