@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/algo/mixing.h"
+
+#include <cassert>
+
+namespace dplab {
+
+Mixer::Mixer(const Eigen::MatrixXd &w)
+{
+    assert(w.rows() == w.cols() && "Mixer: weight matrix must be square");
+    mDiagonal = w.diagonal();
+    Eigen::MatrixXd off = w;
+    off.diagonal().setZero();
+    mOffDiagonal = off.sparseView(0.0, 0.0);
+    mOffDiagonal.makeCompressed();
+}
+
+void Mixer::mix(const Eigen::Ref<const Eigen::MatrixXd> &own, const Eigen::Ref<const Eigen::MatrixXd> &sent,
+                Eigen::Ref<Eigen::MatrixXd> out) const
+{
+    out.noalias() = mOffDiagonal * sent;
+    out += mDiagonal.asDiagonal() * own;
+}
+
+void Mixer::apply(const Eigen::Ref<const Eigen::MatrixXd> &x, Eigen::Ref<Eigen::MatrixXd> out) const
+{
+    mix(x, x, out);
+}
+
+Broadcast::Broadcast(std::string name, int n, int d, const NoiseSource &noise, RngPurpose noisePurpose,
+                     std::shared_ptr<const Compressor> compressor, NoiseLaw law)
+    : mName(std::move(name)), mLaw(law), mCompressor(std::move(compressor)),
+      mSent(Eigen::MatrixXd::Zero(n, d)), mNoise(Eigen::MatrixXd::Zero(n, d)), mRow(d), mCompressed(d)
+{
+    assert(mCompressor && "Broadcast: compressor must not be null (use identity)");
+    mNoiseRng.reserve(n);
+    mCompressorRng.reserve(n);
+    for (int i = 0; i < n; ++i) {
+        mNoiseRng.push_back(noise.stream(i, noisePurpose));
+        // One compressor stream per (agent, channel): the channel's noise purpose keys it.
+        Rng base = noise.stream(i, RngPurpose::Compressor);
+        mCompressorRng.emplace_back(base.next() ^ (static_cast<std::uint64_t>(noisePurpose) * 0x9e3779b97f4a7c15ULL));
+    }
+}
+
+std::uint64_t Broadcast::send(const Eigen::Ref<const Eigen::MatrixXd> &clean,
+                              const Eigen::Ref<const Eigen::VectorXd> &scale, std::vector<Message> *record)
+{
+    assert(clean.rows() == mSent.rows() && clean.cols() == mSent.cols() && "Broadcast::send: shape");
+    const bool identity = mCompressor->isIdentity();
+    std::uint64_t bits = 0;
+    for (Eigen::Index i = 0; i < clean.rows(); ++i) {
+        auto noiseRow = mNoise.row(i);
+        if (scale[i] > 0) {
+            for (Eigen::Index k = 0; k < noiseRow.size(); ++k)
+                noiseRow[k] = mLaw == NoiseLaw::Laplace ? mNoiseRng[i].laplace(scale[i])
+                                                        : scale[i] * mNoiseRng[i].gaussian();
+        } else {
+            noiseRow.setZero();
+        }
+        mRow = clean.row(i).transpose() + noiseRow.transpose();
+        std::uint64_t messageBits;
+        if (identity) {
+            mSent.row(i) = mRow.transpose();
+            messageBits = fullVectorBits(mRow.size());
+        } else {
+            messageBits = mCompressor->compress(mRow, mCompressed, mCompressorRng[i]);
+            mSent.row(i) = mCompressed.transpose();
+        }
+        bits += messageBits;
+        if (record) {
+            Message m;
+            m.sender = static_cast<int>(i);
+            m.channel = mName;
+            m.clean = clean.row(i).transpose();
+            m.noise = noiseRow.transpose();
+            m.sent = mSent.row(i).transpose();
+            m.bits = messageBits;
+            record->push_back(std::move(m));
+        }
+    }
+    return bits;
+}
+
+} // namespace dplab

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Push-Pull gradient tracking (Pu, Shi, Xu, Nedić 2020) on directed graphs, with the optional DP
+// noise of paper 000 eq. (5):
+//   θ_i(t+1) = R_ii θ_i(t) + Σ_{j≠i} R_ij (θ_j(t) + ϑ_j(t)) − λ_t y_i(t)
+//   y_i(t+1) = C_ii y_i(t) + Σ_{j≠i} C_ij (y_j(t) + ζ_j(t)) + ∇f_{t+1,i}(θ_i(t+1)) − ∇f_{t,i}(θ_i(t))
+//   y_i(0) = ∇f_{0,i}(θ_i(0))
+// R row-stochastic pulls θ over G_R, C column-stochastic pushes y over G_C. Agent j draws ϑ_j(t)
+// ~ Lap(ν^j_ϑ (t+1)^(−ς^j_ϑ))^d and ζ_j(t) ~ Lap(ν^j_ζ (t+1)^(−ς^j_ζ))^d once per message; its own
+// terms are noise-free. Paper 000 eq. (6): the tracker then accumulates all past noises,
+// 1ᵀy(t) = 1ᵀ(∇f_t(θ(t)) + Σ_{k<t} ζ_C(k)), which is why noisy Push-Pull does not converge.
+#include "dplab/algo/builtin.h"
+#include "dplab/algo/mixing.h"
+#include "dplab/privacy/schedule.h"
+
+#include <cmath>
+
+namespace dplab {
+
+namespace {
+
+class PushPull final : public Algorithm
+{
+public:
+    Status reset(const RunContext &ctx) override
+    {
+        mProblem = ctx.problem;
+        mRowMixer = Mixer(ctx.R);
+        mColumnMixer = Mixer(ctx.C);
+        mStep = paramSchedule(ctx.params, "stepsize");
+        const int n = static_cast<int>(ctx.x0.rows());
+        const int d = static_cast<int>(ctx.x0.cols());
+        mNuTheta = paramPerAgent(ctx.privacy, "noise_theta", n);
+        mDecayTheta = paramPerAgent(ctx.privacy, "noise_theta_decay", n);
+        mNuY = paramPerAgent(ctx.privacy, "noise_y", n);
+        mDecayY = paramPerAgent(ctx.privacy, "noise_y_decay", n);
+        mTheta = ctx.x0;
+        mGrad.resize(n, d);
+        mProblem->gradients(mTheta, mGrad, 0);
+        mY = mGrad;
+        mNextTheta.resize(n, d);
+        mNextY.resize(n, d);
+        mNextGrad.resize(n, d);
+        mScale.resize(n);
+        mChannelTheta = Broadcast("theta", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
+        mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
+        mIteration = 0;
+        mBits = 0;
+        return {};
+    }
+
+    void step() override
+    {
+        auto *record = mRecordMessages ? &mMessages : nullptr;
+        if (record)
+            mMessages.clear();
+        const long long t = mIteration;
+        const double tp1 = static_cast<double>(t + 1);
+        for (Eigen::Index i = 0; i < mScale.size(); ++i)
+            mScale[i] = mNuTheta[i] * std::pow(tp1, -mDecayTheta[i]);
+        mBits += mChannelTheta.send(mTheta, mScale, record);
+        for (Eigen::Index i = 0; i < mScale.size(); ++i)
+            mScale[i] = mNuY[i] * std::pow(tp1, -mDecayY[i]);
+        mBits += mChannelY.send(mY, mScale, record);
+
+        // (5a) θ(t+1) = R θ(t) + ϑ_R(t) − λ_t y(t)
+        mRowMixer.mix(mTheta, mChannelTheta.sent(), mNextTheta);
+        mNextTheta -= mStep.at(t) * mY;
+        // (5b) y(t+1) = C y(t) + ζ_C(t) + ∇f_{t+1}(θ(t+1)) − ∇f_t(θ(t))
+        mProblem->gradients(mNextTheta, mNextGrad, t + 1);
+        mColumnMixer.mix(mY, mChannelY.sent(), mNextY);
+        mNextY += mNextGrad - mGrad;
+
+        mTheta.swap(mNextTheta);
+        mY.swap(mNextY);
+        mGrad.swap(mNextGrad);
+        ++mIteration;
+    }
+
+    const Eigen::MatrixXd &decisions() const override { return mTheta; }
+    const Eigen::MatrixXd *state(const std::string &name) const override
+    {
+        if (name == "y")
+            return &mY;
+        if (name == "gradient")
+            return &mGrad;
+        return nullptr;
+    }
+
+private:
+    std::shared_ptr<const Problem> mProblem;
+    Mixer mRowMixer, mColumnMixer;
+    Schedule mStep;
+    Eigen::VectorXd mNuTheta, mDecayTheta, mNuY, mDecayY, mScale;
+    Broadcast mChannelTheta, mChannelY;
+    Eigen::MatrixXd mTheta, mY, mGrad, mNextTheta, mNextY, mNextGrad;
+};
+
+} // namespace
+
+AlgorithmDescriptor describePushPull()
+{
+    AlgorithmDescriptor d;
+    d.id = "push-pull";
+    d.name = "Push-Pull gradient tracking";
+    d.reference = "S. Pu, W. Shi, J. Xu, A. Nedić, Push-pull gradient methods for distributed "
+                  "optimization in networks, IEEE TAC 66(1), 2021; DP noise as in eq. (5) of "
+                  "Y. Wang et al., LDP gradient tracking for distributed online learning over "
+                  "directed graphs (paper 000)";
+    d.explanation = "Decisions θ are pulled over G_R with a row-stochastic R; the gradient tracker "
+                    "y is pushed over G_C with a column-stochastic C. Noise-free it converges "
+                    "linearly to x* on a strongly connected digraph. With DP noise on the shared "
+                    "θ and y (eq. 5) the tracker accumulates every past noise, so the error "
+                    "stalls at a floor (paper 000, eq. 6).";
+    d.graphKind = GraphKind::Directed;
+    d.weights = WeightNeeds::RowColumn;
+    d.params = {stepsizeParam(0.05, "Step size λ_t (a number or a schedule, e.g. "
+                                    "{\"type\":\"polynomial\",\"a\":0.1,\"t0\":1,\"p\":0.61}).")};
+    d.privacyParams = {
+        perAgentNoiseParam("noise_theta", "Noise scale ν_ϑ",
+                           "Laplace scale ν^i_ϑ of the noise on the shared θ (per agent or one "
+                           "value); the scale at t is ν^i_ϑ (t+1)^(−ς^i_ϑ). 0 = no noise."),
+        perAgentDecayParam("noise_theta_decay", "Noise decay ς_ϑ", 0.0,
+                           "Decay exponent ς^i_ϑ of the θ noise scale."),
+        perAgentNoiseParam("noise_y", "Noise scale ν_ζ",
+                           "Laplace scale ν^i_ζ of the noise on the shared tracker y; the scale "
+                           "at t is ν^i_ζ (t+1)^(−ς^i_ζ). 0 = no noise."),
+        perAgentDecayParam("noise_y_decay", "Noise decay ς_ζ", 0.0,
+                           "Decay exponent ς^i_ζ of the y noise scale.")};
+    d.create = [] { return std::make_unique<PushPull>(); };
+    return d;
+}
+
+} // namespace dplab

@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Descriptors of the built-in algorithms, one function per algorithm file (see registry.cpp).
+#pragma once
+
+#include "dplab/algo/algorithm.h"
+
+namespace dplab {
+
+AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
+AlgorithmDescriptor describeGradientTracking(); // algo/gradienttracking.cpp
+AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
+
+/** Shared parameter specs, so every algorithm spells them the same way. */
+ParamSpec stepsizeParam(double def, const std::string &help);
+/** A Laplace noise-scale schedule b_k for a shared message (0 = no noise). */
+ParamSpec noiseScaleParam(const std::string &key, const std::string &label, const std::string &help);
+/** Per-agent noise scale ν^i and decay ς^i (scale ν^i (t+1)^(−ς^i)), as in paper 000. */
+ParamSpec perAgentNoiseParam(const std::string &key, const std::string &label, const std::string &help);
+ParamSpec perAgentDecayParam(const std::string &key, const std::string &label, double def,
+                             const std::string &help);
+
+} // namespace dplab

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The two building blocks every algorithm's communication uses:
+//
+//  Mixer      a weight matrix W split into its diagonal and a sparse off-diagonal part, so that
+//             agent i can combine its OWN noise-free state with what its in-neighbours SENT:
+//                 out_i = W_ii own_i + Σ_{j≠i} W_ij sent_j       (mix)
+//             or plainly out = W x (apply).
+//  Broadcast  one message channel ("x", "y", "s", ...): every agent draws its noise once per
+//             message, adds it to its clean vector, applies the compressor, and broadcasts the
+//             result to all out-neighbours; bits are charged once per broadcast.
+//
+// Threading: both are owned by one algorithm instance; not thread-safe. Neither allocates
+// after construction (the hot loop stays allocation-free unless messages are recorded).
+#pragma once
+
+#include "dplab/algo/algorithm.h"
+
+#include <Eigen/Core>
+#include <Eigen/SparseCore>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dplab {
+
+class Mixer
+{
+public:
+    Mixer() = default;
+    explicit Mixer(const Eigen::MatrixXd &w);
+
+    int size() const { return static_cast<int>(mDiagonal.size()); }
+    /** out = diag(W) ∘ own + offdiag(W) · sent (row-wise). out must not alias own or sent. */
+    void mix(const Eigen::Ref<const Eigen::MatrixXd> &own, const Eigen::Ref<const Eigen::MatrixXd> &sent,
+             Eigen::Ref<Eigen::MatrixXd> out) const;
+    /** out = W x. out must not alias x. */
+    void apply(const Eigen::Ref<const Eigen::MatrixXd> &x, Eigen::Ref<Eigen::MatrixXd> out) const;
+
+    const Eigen::VectorXd &diagonal() const { return mDiagonal; }
+    const Eigen::SparseMatrix<double, Eigen::RowMajor> &offDiagonal() const { return mOffDiagonal; }
+
+private:
+    Eigen::VectorXd mDiagonal;
+    Eigen::SparseMatrix<double, Eigen::RowMajor> mOffDiagonal;
+};
+
+/** The noise law of a channel. */
+enum class NoiseLaw { Laplace, Gaussian };
+
+class Broadcast
+{
+public:
+    Broadcast() = default;
+    /** A channel named `name` for n agents sending d-vectors; agent i's noise comes from
+     *  noise.stream(i, noisePurpose), its compressor randomness from
+     *  noise.stream(i, RngPurpose::Compressor) offset by the purpose (so two channels never
+     *  share compressor numbers). */
+    Broadcast(std::string name, int n, int d, const NoiseSource &noise, RngPurpose noisePurpose,
+              std::shared_ptr<const Compressor> compressor, NoiseLaw law = NoiseLaw::Laplace);
+
+    /** Sends clean.row(i) + noise_i from every agent, noise_i having i.i.d. entries of scale
+     *  scale[i] (Laplace b, or Gaussian σ; 0 = no noise, no draw), then compressed. Returns the
+     *  bits of all n broadcasts. When `record` is non-null a Message per agent is appended. */
+    std::uint64_t send(const Eigen::Ref<const Eigen::MatrixXd> &clean,
+                       const Eigen::Ref<const Eigen::VectorXd> &scale,
+                       std::vector<Message> *record = nullptr);
+
+    /** What the out-neighbours received in the last send (n×d). */
+    const Eigen::MatrixXd &sent() const { return mSent; }
+    /** The noise added in the last send (n×d; zero rows where the scale was 0). */
+    const Eigen::MatrixXd &noise() const { return mNoise; }
+
+private:
+    std::string mName;
+    NoiseLaw mLaw = NoiseLaw::Laplace;
+    std::shared_ptr<const Compressor> mCompressor;
+    std::vector<Rng> mNoiseRng;
+    std::vector<Rng> mCompressorRng;
+    Eigen::MatrixXd mSent;
+    Eigen::MatrixXd mNoise;
+    Eigen::VectorXd mRow;
+    Eigen::VectorXd mCompressed;
+};
+
+} // namespace dplab
