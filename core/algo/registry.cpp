@@ -13,6 +13,7 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeDgd(),
         describeGradientTracking(),
         describePushPull(),
+        describeLdpGradientTracking(),
     };
     return registry;
 }

@@ -10,6 +10,7 @@ namespace dplab {
 AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
 AlgorithmDescriptor describeGradientTracking(); // algo/gradienttracking.cpp
 AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
+AlgorithmDescriptor describeLdpGradientTracking(); // algo/ldpgt.cpp (paper 000)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);
