@@ -841,5 +841,61 @@ TEST(LdpGt, NoiseFreeTracksTheOnlineOptimum)
     EXPECT_LT(distance(), 0.05);
 }
 
+TEST(Paper000Fig2, ReducedLdpGtEndsBelowNoisyPushPullWhoseErrorDoesNotDecrease)
+{
+    // Fig. 2 at reduced size on synthetic data: 10 learners on an unbalanced strongly connected
+    // digraph, C = Rᵀ, λ_t = (t+1)^(−0.61), ν^i_t = (t+1)^(−(0.5+0.01 i)), one new sample per
+    // learner per iteration, ℓ2-logistic loss; both algorithms get the same noise.
+    const int m = 10, N = 200, d = 8;
+    const long long T = 1200;
+    Fixture f;
+    f.graph = Graph(m, true);
+    for (int i = 0; i < m; ++i)
+        f.graph.addEdge(i, (i + 1) % m);
+    for (auto [from, to] : std::vector<std::pair<int, int>>{{0, 5}, {2, 7}, {4, 9}, {6, 1}, {8, 3}, {3, 0}})
+        f.graph.addEdge(from, to);
+    f.R = uniformRow(f.graph);
+    f.C = f.R.transpose();
+    Eigen::MatrixXd A;
+    Eigen::VectorXd b;
+    syntheticPool(N, d, 31, A, b);
+    StreamOptions o;
+    o.ridge = 0.01;
+    auto p = OnlineStreamProblem::create(A, b, OnlineStreamProblem::iidSequences(N, m, T + 1, 2), o);
+    ASSERT_TRUE(p.ok());
+    // θ* of the population objective by Newton's method.
+    Eigen::VectorXd xstar = Eigen::VectorXd::Zero(d);
+    for (int it = 0; it < 50; ++it)
+        xstar -= (*(*p)->globalHessian(xstar)).ldlt().solve((*p)->globalGradient(xstar));
+    ASSERT_LE((*p)->globalGradient(xstar).norm(), 1e-12);
+    Json decay = Json::array();
+    for (int i = 1; i <= m; ++i)
+        decay.push_back(0.5 + 0.01 * i);
+    const Json privacy = {{"noise_theta", 1.0}, {"noise_y", 1.0}, {"noise_theta_decay", decay}, {"noise_y_decay", decay}};
+    const Json params = {{"stepsize", {{"type", "polynomial"}, {"a", 1.0}, {"t0", 1}, {"p", 0.61}}}};
+    auto distance = [&](const Algorithm &a) {
+        double s = 0;
+        for (int i = 0; i < m; ++i)
+            s += (a.decisions().row(i).transpose() - xstar).norm();
+        return s / m;
+    };
+    double ldpFinal = 0, ppHalf = 0, ppFinal = 0;
+    const int repetitions = 3;
+    for (int rep = 0; rep < repetitions; ++rep) {
+        for (const std::string id : {"ldp-gt", "push-pull"}) {
+            auto algo = make(id);
+            ASSERT_TRUE(algo->reset(context(f, id, *p, params, privacy, Eigen::MatrixXd::Zero(m, d), 100 + rep)).ok());
+            for (long long t = 0; t < T; ++t) {
+                algo->step();
+                if (t + 1 == T / 2 && id == "push-pull")
+                    ppHalf += distance(*algo) / repetitions;
+            }
+            (id == "ldp-gt" ? ldpFinal : ppFinal) += distance(*algo) / repetitions;
+        }
+    }
+    EXPECT_LT(ldpFinal, ppFinal);
+    EXPECT_GE(ppFinal, ppHalf); // the accumulated noise keeps push-pull from converging
+}
+
 } // namespace
 } // namespace dplab
