@@ -198,7 +198,7 @@ Result<Reference> solveReference(const Problem &problem)
         auto newton = solveNewton(problem, x0, options);
         if (newton)
             return newton;
-        // Newton stalled (e.g. a nearly singular Hessian): let L-BFGS finish from its point.
+        // Newton stalled (e.g. a nearly singular Hessian): try L-BFGS from the same start.
         auto lbfgs = solveLbfgs(problem, x0, options);
         if (lbfgs)
             return lbfgs;
