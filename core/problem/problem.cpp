@@ -2,6 +2,7 @@
 #include "dplab/problem/problem.h"
 
 #include "dplab/problem/objectives.h"
+#include "dplab/problem/stream.h"
 
 #include <cstdlib>
 
@@ -59,6 +60,7 @@ const std::vector<ProblemEntry> &problemRegistry()
         leastSquaresProblemEntry(),
         ridgeProblemEntry(),
         logisticProblemEntry(),
+        onlineLogisticProblemEntry(),
     };
     return registry;
 }

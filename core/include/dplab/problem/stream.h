@@ -35,6 +35,7 @@
 // uses local temporaries only, so one instance may serve all repetitions in parallel.
 #pragma once
 
+#include "dplab/problem/objectives.h"
 #include "dplab/problem/problem.h"
 
 #include <Eigen/Core>
@@ -197,5 +198,10 @@ private:
 
 /** "logistic", "least-squares", "softmax". */
 const char *sampleLossName(SampleLoss loss);
+
+/** The "online-logistic" problem type (problem/streamfactory.cpp): the logistic problem's data
+ *  object plus the stream keys (samples_per_iteration, gradient, window, clip_l1, sampling,
+ *  stream_iterations, seed). */
+ProblemEntry onlineLogisticProblemEntry();
 
 } // namespace dplab
