@@ -5,6 +5,8 @@
 // Push-Pull baseline's noise accumulation (eq. 6).
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/builtin.h"
+#include "dplab/engine/experiment.h"
+#include "dplab/engine/runner.h"
 #include "dplab/graph/graph.h"
 #include "dplab/privacy/paper000accountant.h"
 #include "dplab/problem/stream.h"
@@ -14,40 +16,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <memory>
+#include <set>
 
-// --- Phase-1 stand-in -------------------------------------------------------------------------
-// core/problem/problem.cpp (the Problem base defaults) is written in parallel on another branch;
-// until it is merged these definitions let the tests link. Remove on merge.
-namespace dplab {
-double Problem::globalValue(const Eigen::VectorXd &x) const
-{
-    Eigen::MatrixXd X = x.transpose().replicate(agentCount(), 1);
-    Eigen::VectorXd v(agentCount());
-    values(X, v, 0);
-    return v.mean();
-}
-Eigen::VectorXd Problem::globalGradient(const Eigen::VectorXd &x) const
-{
-    Eigen::MatrixXd X = x.transpose().replicate(agentCount(), 1);
-    Eigen::MatrixXd G(agentCount(), dimension());
-    gradients(X, G, 0);
-    return G.colwise().mean().transpose();
-}
-std::optional<Eigen::MatrixXd> Problem::globalHessian(const Eigen::VectorXd &) const
-{
-    return std::nullopt;
-}
-std::optional<Eigen::VectorXd> Problem::closedFormOptimum() const
-{
-    return std::nullopt;
-}
-std::optional<double> Problem::accuracy(const Eigen::VectorXd &, bool) const
-{
-    return std::nullopt;
-}
-} // namespace dplab
-// ------------------------------------------------------------------------------------------------
 
 namespace dplab {
 namespace {
@@ -895,6 +867,126 @@ TEST(Paper000Fig2, ReducedLdpGtEndsBelowNoisyPushPullWhoseErrorDoesNotDecrease)
     }
     EXPECT_LT(ldpFinal, ppFinal);
     EXPECT_GE(ppFinal, ppHalf); // the accumulated noise keeps push-pull from converging
+}
+
+// ================================ online-logistic factory and the Fig. 2 preset =================
+
+Json onlineSpec()
+{
+    return Json{{"type", "online-logistic"},
+                {"data", {{"source", "bundled"}, {"name", "breast-cancer"}}},
+                {"lambda", 0.1},
+                {"test_fraction", 0},
+                {"clip_l1", 100},
+                {"stream_iterations", 50}};
+}
+
+TEST(OnlineLogisticFactory, ReadsTheLogisticDataObjectAndKeepsItsObjective)
+{
+    auto built = makeProblem(onlineSpec(), 10, "problem", "", 7);
+    ASSERT_TRUE(built.ok()) << built.error().toString();
+    const Problem &p = **built;
+    EXPECT_EQ(p.id(), "online-logistic");
+    EXPECT_TRUE(p.isOnline());
+    EXPECT_EQ(p.agentCount(), 10);
+    EXPECT_EQ(p.dimension(), 31); // 30 features + bias
+    const Json facts = p.describe();
+    EXPECT_EQ(facts.at("pool_size").get<int>(), 569);
+    EXPECT_DOUBLE_EQ(facts.at("gradient_l1_bound").get<double>(), 100.0);
+    // The population objective is the static logistic problem's (labels ±1 ↔ 1/0).
+    Json staticSpec = onlineSpec();
+    for (const char *key : {"clip_l1", "stream_iterations"})
+        staticSpec.erase(key);
+    staticSpec["type"] = "logistic";
+    auto reference = makeProblem(staticSpec, 1, "problem", "", 7);
+    ASSERT_TRUE(reference.ok()) << reference.error().toString();
+    Rng rng(3);
+    Eigen::VectorXd x(31);
+    for (int k = 0; k < 31; ++k)
+        x[k] = rng.gaussian();
+    EXPECT_NEAR(p.globalValue(x), (*reference)->globalValue(x), 1e-12 * (*reference)->globalValue(x));
+    EXPECT_TRUE(p.globalGradient(x).isApprox((*reference)->globalGradient(x), 1e-12));
+    auto xstar = solveReference(p);
+    ASSERT_TRUE(xstar.ok());
+    EXPECT_LE(p.globalGradient(xstar->x).norm(), 1e-9);
+    // Defaults are filled, unknown keys are named.
+    auto resolved = resolveProblemSpec(onlineSpec(), 10, "problem");
+    ASSERT_TRUE(resolved.ok());
+    EXPECT_EQ(resolved->at("samples_per_iteration").get<int>(), 1);
+    EXPECT_EQ(resolved->at("gradient").get<std::string>(), "cumulative");
+    EXPECT_EQ(resolved->at("sampling").get<std::string>(), "iid");
+    Json bad = onlineSpec();
+    bad["bogus"] = 1;
+    auto error = makeProblem(bad, 10, "problem", "", 7);
+    ASSERT_FALSE(error.ok());
+    EXPECT_EQ(error.error().where, "problem.bogus");
+    bad = onlineSpec();
+    bad["gradient"] = "all";
+    EXPECT_EQ(makeProblem(bad, 10, "problem", "", 7).error().where, "problem.gradient");
+}
+
+TEST(OnlineLogisticFactory, PartitionSamplingStreamsDisjointShares)
+{
+    Json spec = onlineSpec();
+    spec["sampling"] = "partition";
+    spec["test_fraction"] = 0.2;
+    auto built = makeProblem(spec, 4, "problem", "", 7);
+    ASSERT_TRUE(built.ok()) << built.error().toString();
+    const auto *p = dynamic_cast<const OnlineStreamProblem *>(built->get());
+    ASSERT_NE(p, nullptr);
+    std::set<int> seen;
+    std::size_t total = 0;
+    for (int i = 0; i < 4; ++i) {
+        total += p->sequence(i).size();
+        seen.insert(p->sequence(i).begin(), p->sequence(i).end());
+    }
+    EXPECT_EQ(total, static_cast<std::size_t>(p->poolSize()));
+    EXPECT_EQ(seen.size(), total);
+    EXPECT_EQ(p->poolSize(), 569 - 114); // round(0.2 · 569) held out
+    EXPECT_TRUE(p->accuracy(Eigen::VectorXd::Zero(31), true).has_value());
+}
+
+Json presetDocument(const std::string &name)
+{
+    std::ifstream in(std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets/" + name);
+    EXPECT_TRUE(in.good()) << name;
+    return Json::parse(in);
+}
+
+TEST(Paper000Fig2Preset, ReducedRunLdpGtEndsBelowNoisyPushPull)
+{
+    Json doc = presetDocument("paper000-fig2-logistic.json");
+    const long long T = 400;
+    doc["iterations"] = T;
+    doc["repetitions"] = 3;
+    doc["record_every"] = T / 2;
+    doc["problem"]["stream_iterations"] = T;
+    auto e = parseExperiment(doc, std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets");
+    ASSERT_TRUE(e.ok()) << e.error().toString();
+    ASSERT_EQ(e->runs.size(), 2u);
+    EXPECT_EQ(e->runs[0].algorithm->id, "ldp-gt");
+    EXPECT_EQ(e->runs[1].algorithm->id, "push-pull");
+    EXPECT_TRUE(e->runs[0].C.isApprox(e->runs[0].R.transpose(), 1e-15)); // C = Rᵀ
+    auto result = Runner({.threads = 2}).run(*e);
+    ASSERT_TRUE(result.ok()) << result.error().toString();
+    const PointResult &point = result->points.at(0);
+    auto meanAt = [&](int run, std::size_t k) {
+        const RunResult &r = point.runs[static_cast<std::size_t>(run)];
+        const auto column = static_cast<std::size_t>(
+            std::find(r.metricNames.begin(), r.metricNames.end(), "distance_to_optimum") - r.metricNames.begin());
+        EXPECT_LT(column, r.metricNames.size());
+        double sum = 0;
+        for (const auto &rep : r.repetitions)
+            sum += rep.values.at(k).at(column);
+        return sum / static_cast<double>(r.repetitions.size());
+    };
+    const RunResult &ldp = point.runs[0];
+    ASSERT_EQ(ldp.repetitions[0].iterations, (std::vector<long long>{0, T / 2, T}));
+    EXPECT_TRUE(ldp.warnings.empty()) << ldp.warnings.front();
+    EXPECT_FALSE(ldp.accountant.empty());
+    EXPECT_LT(meanAt(0, 2), meanAt(0, 1));  // LDP-GT keeps improving
+    EXPECT_LT(meanAt(0, 2), meanAt(1, 2));  // and ends below noisy Push-Pull
+    EXPECT_GE(meanAt(1, 2), meanAt(1, 1));  // whose error does not decrease over the second half
 }
 
 } // namespace
