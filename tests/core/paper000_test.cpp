@@ -915,6 +915,9 @@ TEST(OnlineLogisticFactory, ReadsTheLogisticDataObjectAndKeepsItsObjective)
     EXPECT_EQ(resolved->at("samples_per_iteration").get<int>(), 1);
     EXPECT_EQ(resolved->at("gradient").get<std::string>(), "cumulative");
     EXPECT_EQ(resolved->at("sampling").get<std::string>(), "iid");
+    auto again = resolveProblemSpec(*resolved, 10, "problem"); // resolving is idempotent
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(*again, *resolved);
     Json bad = onlineSpec();
     bad["bogus"] = 1;
     auto error = makeProblem(bad, 10, "problem", "", 7);

@@ -553,7 +553,7 @@ TEST(Factory, ResolveFillsDefaultsAndDescriptorsListTheKeys)
         EXPECT_FALSE(d.name.empty());
         EXPECT_FALSE(d.explanation.empty());
     }
-    EXPECT_EQ(ids, (std::vector<std::string>{"quadratic", "least-squares", "ridge", "logistic"}));
+    EXPECT_EQ(ids, (std::vector<std::string>{"quadratic", "least-squares", "ridge", "logistic", "online-logistic"}));
     auto hasKey = [](const Descriptor &d, const std::string &key) {
         for (const auto &p : d.params)
             if (p.key == key)
