@@ -120,6 +120,15 @@ public:
         mNextX.resize(n, d);
         mNextS.resize(n, d);
         mGrad.resize(n, d);
+        // Assumption 2 at the start already (the runner reads warnings() after reset).
+        if (!mClip && mBound > 0 && mAccountant) {
+            mProblem->gradients(mX, mGrad, 0);
+            const double norm = dp::maxRowNorm(mGrad);
+            if (norm > mBound) {
+                mObservedBound = norm;
+                mViolationIteration = 0;
+            }
+        }
         mScale.resize(n);
         mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
         mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
