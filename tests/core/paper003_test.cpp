@@ -7,6 +7,7 @@
 #include "dplab/privacy/dpopaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/privacy/rng.h"
+#include "dplab/problem/paper003problems.h"
 
 #include <gtest/gtest.h>
 
@@ -910,6 +911,90 @@ TEST(Dpop, ProjectionKeepsIteratesInTheBoxAndOwnTermIsNoisy)
     EXPECT_FALSE(containsText(algo->warnings(), "Huang"));
     s.params["stepsize"] = geometric(0.3, 0.995);
     EXPECT_TRUE(containsText(start(s)->warnings(), "Huang"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The paper's problems
+
+template <class P>
+void expectGradientsMatchFiniteDifferences(const P &problem, const Eigen::MatrixXd &X)
+{
+    Eigen::MatrixXd grad(X.rows(), X.cols());
+    problem.gradients(X, grad);
+    const double h = 1e-6;
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+        Eigen::MatrixXd plus = X, minus = X;
+        plus.col(j).array() += h;
+        minus.col(j).array() -= h;
+        Eigen::VectorXd fp(X.rows()), fm(X.rows());
+        problem.values(plus, fp);
+        problem.values(minus, fm);
+        const Eigen::VectorXd fd = (fp - fm) / (2 * h);
+        EXPECT_LE((fd - grad.col(j)).cwiseAbs().maxCoeff(), 1e-5 * (1 + grad.cwiseAbs().maxCoeff()));
+    }
+}
+
+TEST(Paper003Problems, RendezvousIsTheSquaredDistance)
+{
+    Eigen::MatrixXd a(3, 2);
+    a << 0, 0, 2, 0, 1, 3;
+    RendezvousProblem problem(a);
+    Eigen::MatrixXd X(3, 2);
+    X << 1, 1, -1, 2, 0.5, 0.5;
+    Eigen::VectorXd f(3);
+    problem.values(X, f);
+    EXPECT_DOUBLE_EQ(f[0], 2.0);  // ‖(1,1)‖²
+    EXPECT_DOUBLE_EQ(f[1], 13.0); // ‖(−3,2)‖²
+    expectGradientsMatchFiniteDifferences(problem, X);
+    const Eigen::VectorXd xStar = *problem.closedFormOptimum();
+    EXPECT_NEAR(xStar[0], 1.0, 1e-15);
+    EXPECT_NEAR(xStar[1], 1.0, 1e-15);
+    EXPECT_LE(problem.globalGradient(xStar).norm(), 1e-14);
+}
+
+TEST(Paper003Problems, RidgeDataOptimumZeroesTheGradient)
+{
+    Rng rng(5);
+    const SingleSampleRidgeProblem problem = paper003RidgeData(4, 6, 0.3, 25.0, rng);
+    Eigen::MatrixXd X = Eigen::MatrixXd::Random(4, 6);
+    expectGradientsMatchFiniteDifferences(problem, X);
+    const Eigen::VectorXd xStar = *problem.closedFormOptimum();
+    EXPECT_LE(problem.globalGradient(xStar).norm(), 1e-10 * (1 + xStar.norm()));
+    const Json facts = problem.describe();
+    EXPECT_EQ(facts["truth"].size(), 4u);
+    // The data lie in the paper's ranges.
+    for (const auto &row : facts["features"])
+        for (const auto &u : row)
+            EXPECT_LE(std::abs(u.get<double>()), 1.0);
+    for (const auto &row : facts["truth"])
+        for (const auto &t : row) {
+            EXPECT_GE(t.get<double>(), 0.0);
+            EXPECT_LE(t.get<double>(), 10.0);
+        }
+    // Without noise ζ the printed optimum (Σ u uᵀ x̃ in place of Σ u v) is the exact one.
+    Rng quiet(5);
+    const SingleSampleRidgeProblem exact = paper003RidgeData(4, 6, 0.3, 0.0, quiet);
+    const Json f0 = exact.describe();
+    for (int j = 0; j < 6; ++j)
+        EXPECT_NEAR(f0["printed_optimum"][j].get<double>(), f0["optimum"][j].get<double>(), 1e-10);
+    EXPECT_DOUBLE_EQ(problem.localStrongConvexity(), 0.6);
+}
+
+TEST(Paper003Problems, RobustDpGtSolvesTheRidgeProblemNoiseFree)
+{
+    Rng rng(9);
+    auto problem = std::make_shared<SingleSampleRidgeProblem>(paper003RidgeData(4, 3, 0.5, 25.0, rng));
+    // W(r, d) of eq. (37) with r = 0.3, d = 1/3.
+    const double r = 0.3, dd = 1.0 / 3.0;
+    Eigen::MatrixXd w(4, 4);
+    w << 1 - r, r * dd, 0, r * (1 - dd), r * dd, 1 - r, r * (1 - dd), 0, 0, r * (1 - dd), 1 - r,
+        r * dd, r * (1 - dd), 0, r * dd, 1 - r;
+    RunSetup s{"robust-dp-gt", w, problem};
+    s.params = {{"alpha", 0.01}, {"gamma", 1.0}};
+    auto algo = start(s);
+    for (int k = 0; k < 6000; ++k)
+        algo->step();
+    EXPECT_LE(maxDistance(algo->decisions(), *problem->closedFormOptimum()), 1e-8);
 }
 
 } // namespace
