@@ -232,8 +232,14 @@ private:
             mWarnings.push_back("Theorem 1 takes one m for γ_k = γ/(m+k)^p and β_k = 1/(m+k)^q; "
                                 "here m = " + num(g.m) + " and " + num(b.m));
         const double gamma0 = mGamma.at(0);
-        const double mu = paramReal(ctx.params, "mu");
-        const double L = paramReal(ctx.params, "lipschitz");
+        // μ and L: the parameters, else the problem's facts (local constants), else unknown.
+        double mu = paramReal(ctx.params, "mu");
+        double L = paramReal(ctx.params, "lipschitz");
+        const Json facts = mProblem->describe();
+        if (mu <= 0 && facts.contains("strong_convexity") && facts["strong_convexity"].is_number())
+            mu = facts["strong_convexity"].get<double>();
+        if (L <= 0 && facts.contains("smoothness") && facts["smoothness"].is_number())
+            L = facts["smoothness"].get<double>();
         const bool known = mu > 0 && L > 0;
         const double rhoW = dp::consensusSpectralRadius(w);
         const double t = 1.0 - rhoW * rhoW;
@@ -367,10 +373,12 @@ AlgorithmDescriptor describeRobustDpGt()
     gamma.condition = "Theorem 1 cases by (p, q); Corollary 3 needs p − q > 2";
     auto mu = realParam("mu", "μ (for warnings)", 0.0, 0.0, 1e12,
                         "Strong convexity μ of every f_i, used only to check the step-size "
-                        "conditions of Lemma 1 and Theorems 1, 3, 4. 0 = unknown (not checked).");
+                        "conditions of Lemma 1 and Theorems 1, 3, 4. 0 = take the problem's "
+                        "\"strong_convexity\" fact, if it states one, else not checked.");
     auto lip = realParam("lipschitz", "L (for warnings)", 0.0, 0.0, 1e12,
                          "Gradient Lipschitz constant L of every f_i, used only to check the "
-                         "step-size conditions. 0 = unknown (not checked).");
+                         "step-size conditions. 0 = take the problem's \"smoothness\" fact, if "
+                         "it states one, else not checked.");
     d.params = {alpha, gamma, mu, lip};
 
     auto noiseS = realParam("noise_s", "Laplace scale b_η (s)", 0.0, 0.0, 1e9,

@@ -79,8 +79,8 @@ Json RendezvousProblem::describe() const
     out["agents"] = agentCount();
     out["dimension"] = dimension();
     out["points"] = matrixJson(mPoints);
-    out["mu"] = 2.0;
-    out["L"] = 2.0;
+    out["strong_convexity"] = 2.0; // local μ of every f_i
+    out["smoothness"] = 2.0;       // local L of every f_i
     return out;
 }
 
@@ -151,8 +151,8 @@ Json SingleSampleRidgeProblem::describe() const
     out["features"] = matrixJson(mU);
     out["targets"] = vectorJson(mV);
     out["optimum"] = vectorJson(*closedFormOptimum());
-    out["mu"] = localStrongConvexity();
-    out["L"] = localSmoothness();
+    out["strong_convexity"] = localStrongConvexity(); // min_i μ_i
+    out["smoothness"] = localSmoothness();            // max_i L_i
     return out;
 }
 
