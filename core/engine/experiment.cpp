@@ -1,0 +1,608 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/engine/experiment.h"
+
+#include "dplab/common/files.h"
+#include "dplab/engine/metrics.h"
+#include "dplab/graph/analysis.h"
+#include "dplab/graph/generators.h"
+#include "dplab/graph/weights.h"
+
+#include <cmath>
+#include <set>
+
+namespace dplab {
+
+namespace {
+
+Status checkKeys(const Json &object, std::initializer_list<const char *> allowed, const std::string &path)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        bool known = false;
+        for (const char *key : allowed)
+            known = known || it.key() == key;
+        if (!known) {
+            std::string list;
+            for (const char *key : allowed)
+                list += (list.empty() ? "" : ", ") + std::string(key);
+            return Error::invalid(joinPath(path, it.key()), "unknown key (expected one of: " + list + ")");
+        }
+    }
+    return {};
+}
+
+Result<long long> readInteger(const Json &object, const char *key, const std::string &path,
+                              long long def, long long min, long long max)
+{
+    if (!object.contains(key))
+        return def;
+    const Json &v = object.at(key);
+    const std::string keyPath = joinPath(path, key);
+    if (!v.is_number())
+        return Error::invalid(keyPath, "must be a whole number");
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || std::floor(d) != d)
+        return Error::invalid(keyPath, "must be a whole number");
+    if (d < static_cast<double>(min) || d > static_cast<double>(max))
+        return Error::invalid(keyPath, "must be in [" + std::to_string(min) + ", " + std::to_string(max)
+                                           + "], got " + v.dump());
+    return static_cast<long long>(d);
+}
+
+Result<std::string> readString(const Json &object, const char *key, const std::string &path,
+                               const std::string &def)
+{
+    if (!object.contains(key))
+        return def;
+    if (!object.at(key).is_string())
+        return Error::invalid(joinPath(path, key), "must be a string");
+    return object.at(key).get<std::string>();
+}
+
+Result<bool> readBool(const Json &object, const char *key, const std::string &path, bool def)
+{
+    if (!object.contains(key))
+        return def;
+    if (!object.at(key).is_boolean())
+        return Error::invalid(joinPath(path, key), "must be true or false");
+    return object.at(key).get<bool>();
+}
+
+Result<Graph> parseGraph(const Json &g, Json &resolved)
+{
+    const std::string path = "graph";
+    if (!g.is_object())
+        return Error::invalid(path, "must be an object");
+    if (auto s = checkKeys(g, {"directed", "nodes", "edges", "positions", "weights", "generator"}, path); !s)
+        return s.error();
+    Graph graph;
+    resolved = Json::object();
+    if (g.contains("generator")) {
+        if (g.contains("edges"))
+            return Error::invalid("graph.edges", "give either edges or a generator, not both");
+        auto generated = generateGraph(g.at("generator"), "graph.generator");
+        if (!generated)
+            return generated.error();
+        graph = std::move(generated.value());
+        if (g.contains("directed") && (!g.at("directed").is_boolean() || g.at("directed").get<bool>() != graph.isDirected()))
+            return Error::invalid("graph.directed", std::string("contradicts the generator, which makes a ")
+                                                        + (graph.isDirected() ? "directed" : "undirected") + " graph");
+        if (g.contains("nodes") && (!g.at("nodes").is_number_integer() || g.at("nodes").get<long long>() != graph.nodeCount()))
+            return Error::invalid("graph.nodes", "contradicts the generator, which makes "
+                                                     + std::to_string(graph.nodeCount()) + " nodes");
+        resolved["generator"] = g.at("generator");
+    } else {
+        auto directed = readBool(g, "directed", path, false);
+        if (!directed)
+            return directed.error();
+        if (!g.contains("nodes"))
+            return Error::invalid("graph.nodes", "is required (or give a generator)");
+        auto nodes = readInteger(g, "nodes", path, 0, 1, 100000);
+        if (!nodes)
+            return nodes.error();
+        graph = Graph(static_cast<int>(*nodes), *directed);
+        const Json edges = g.value("edges", Json::array());
+        if (!edges.is_array())
+            return Error::invalid("graph.edges", "must be an array of [from, to] pairs");
+        for (std::size_t k = 0; k < edges.size(); ++k) {
+            const std::string ep = indexPath("graph.edges", k);
+            const Json &e = edges[k];
+            if (!e.is_array() || e.size() != 2 || !e[0].is_number_integer() || !e[1].is_number_integer())
+                return Error::invalid(ep, "must be a pair [from, to] of node indices");
+            const long long from = e[0].get<long long>(), to = e[1].get<long long>();
+            if (from < 0 || to < 0 || from >= *nodes || to >= *nodes)
+                return Error::invalid(ep, "node index out of range [0, " + std::to_string(*nodes - 1) + "]");
+            if (from == to)
+                return Error::invalid(ep, "self-loop " + std::to_string(from) + " -> " + std::to_string(to));
+            if (!graph.addEdge(static_cast<int>(from), static_cast<int>(to)))
+                return Error::invalid(ep, "duplicate edge " + std::to_string(from) + " -> " + std::to_string(to));
+        }
+        resolved["directed"] = graph.isDirected();
+        resolved["nodes"] = graph.nodeCount();
+        Json list = Json::array();
+        for (const Edge &e : graph.edges())
+            list.push_back({e.from, e.to});
+        resolved["edges"] = list;
+    }
+    if (g.contains("positions")) {
+        const Json &p = g.at("positions");
+        if (!p.is_array() || static_cast<int>(p.size()) != graph.nodeCount())
+            return Error::invalid("graph.positions", "must list one [x, y] per node ("
+                                                         + std::to_string(graph.nodeCount()) + ")");
+        std::vector<NodePosition> positions;
+        for (std::size_t k = 0; k < p.size(); ++k) {
+            const Json &xy = p[k];
+            if (!xy.is_array() || xy.size() != 2 || !xy[0].is_number() || !xy[1].is_number())
+                return Error::invalid(indexPath("graph.positions", k), "must be [x, y]");
+            positions.push_back({xy[0].get<double>(), xy[1].get<double>()});
+        }
+        graph.setPositions(std::move(positions));
+        resolved["positions"] = p;
+    }
+    const Connectivity connectivity = analyseConnectivity(graph);
+    if (!connectivity.connected)
+        return Error::invalid(path, std::string(graph.isDirected() ? "not strongly connected: " : "not connected: ")
+                                        + connectivity.message);
+    if (g.contains("weights"))
+        resolved["weights"] = g.at("weights");
+    return graph;
+}
+
+Json defaultWeights(const Graph &graph, WeightNeeds needs)
+{
+    if (needs == WeightNeeds::Doubly)
+        return Json{{"scheme", "metropolis"}};
+    if (!graph.isDirected())
+        return Json{{"scheme", "metropolis"}};
+    return Json{{"row", {{"scheme", "uniform"}}}, {"column", {{"scheme", "uniform"}}}};
+}
+
+// Builds the weight matrices a run needs; `spec` is the run's or the graph's weights object.
+Status buildRunWeights(const Graph &graph, const Json &spec, const std::string &path, RunSpec &run)
+{
+    if (!spec.is_object())
+        return Error::invalid(path, "must be an object such as {\"scheme\": \"metropolis\"}");
+    const bool split = spec.contains("row") || spec.contains("column");
+    if (split) {
+        if (auto s = checkKeys(spec, {"row", "column"}, path); !s)
+            return s;
+        if (run.algorithm->weights == WeightNeeds::Doubly)
+            return Error::invalid(path, run.algorithm->id + " mixes with one doubly stochastic W: give "
+                                                            "{\"scheme\": ...}, not row/column matrices");
+        const Json row = spec.value("row", Json{{"scheme", "uniform"}});
+        const Json column = spec.value("column", Json{{"scheme", "uniform"}});
+        auto r = buildWeights(graph, row, WeightRole::Row, joinPath(path, "row"));
+        if (!r)
+            return r.error();
+        auto c = buildWeights(graph, column, WeightRole::Column, joinPath(path, "column"));
+        if (!c)
+            return c.error();
+        run.R = std::move(r.value());
+        run.C = std::move(c.value());
+        run.weights = Json{{"row", row}, {"column", column}};
+        return {};
+    }
+    if (run.algorithm->weights == WeightNeeds::Doubly) {
+        auto w = buildWeights(graph, spec, WeightRole::Doubly, path);
+        if (!w)
+            return w.error();
+        run.W = std::move(w.value());
+    } else {
+        auto r = buildWeights(graph, spec, WeightRole::Row, path);
+        if (!r)
+            return r.error();
+        auto c = buildWeights(graph, spec, WeightRole::Column, path);
+        if (!c)
+            return c.error();
+        run.R = std::move(r.value());
+        run.C = std::move(c.value());
+    }
+    run.weights = spec;
+    return {};
+}
+
+// The paper-003 ring family: a {"scheme": "ring4-family"} without parameters takes the
+// generator's (r, d) or (rho_wo, rho_w), so a sweep over graph.generator.rho_w changes W too.
+void inheritRing4Parameters(Json &weights, const Json &graphJson)
+{
+    if (!weights.is_object() || weights.value("scheme", "") != "ring4-family" || weights.size() != 1)
+        return;
+    if (!graphJson.contains("generator") || !graphJson["generator"].is_object()
+        || graphJson["generator"].value("type", "") != "ring4-family")
+        return;
+    for (auto it = graphJson["generator"].begin(); it != graphJson["generator"].end(); ++it)
+        if (it.key() != "type" && it.key() != "nodes")
+            weights[it.key()] = it.value();
+}
+
+Result<Json> parseInit(const Json &init, const std::string &path, int n, int d)
+{
+    if (init.is_null())
+        return Json{{"type", "zeros"}};
+    if (!init.is_object())
+        return Error::invalid(path, "must be an object: {\"type\": \"zeros\"}, {\"type\": \"random\", "
+                                    "\"scale\": 1} or {\"x\": [[...], ...]}");
+    if (init.contains("x")) {
+        if (auto s = checkKeys(init, {"x"}, path); !s)
+            return s.error();
+        const Json &x = init.at("x");
+        if (!x.is_array() || static_cast<int>(x.size()) != n)
+            return Error::invalid(joinPath(path, "x"), "must list one row per agent (" + std::to_string(n) + ")");
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const std::string rp = indexPath(joinPath(path, "x"), i);
+            if (!x[i].is_array() || static_cast<int>(x[i].size()) != d)
+                return Error::invalid(rp, "must have " + std::to_string(d) + " entries (the problem dimension)");
+            for (std::size_t k = 0; k < x[i].size(); ++k)
+                if (!x[i][k].is_number() || !std::isfinite(x[i][k].get<double>()))
+                    return Error::invalid(indexPath(rp, k), "must be a finite number");
+        }
+        return init;
+    }
+    if (auto s = checkKeys(init, {"type", "scale"}, path); !s)
+        return s.error();
+    auto type = readString(init, "type", path, "zeros");
+    if (!type)
+        return type.error();
+    if (*type == "zeros")
+        return Json{{"type", "zeros"}};
+    if (*type != "random")
+        return Error::invalid(joinPath(path, "type"), "must be zeros or random, got \"" + *type + "\"");
+    double scale = 1.0;
+    if (init.contains("scale")) {
+        const Json &s = init.at("scale");
+        if (!s.is_number() || !std::isfinite(s.get<double>()) || s.get<double>() < 0)
+            return Error::invalid(joinPath(path, "scale"), "must be a finite number ≥ 0");
+        scale = s.get<double>();
+    }
+    return Json{{"type", "random"}, {"scale", scale}};
+}
+
+Result<RunSpec> parseRun(const Json &r, std::size_t index, const Experiment &e, const Json &graphWeights)
+{
+    const std::string path = indexPath("runs", index);
+    if (!r.is_object())
+        return Error::invalid(path, "must be an object");
+    if (auto s = checkKeys(r, {"label", "algorithm", "params", "privacy", "compressor", "init", "weights", "color"}, path); !s)
+        return s.error();
+    RunSpec run;
+    auto label = readString(r, "label", path, "run " + std::to_string(index + 1));
+    if (!label)
+        return label.error();
+    run.label = *label;
+    if (run.label.empty() || run.label.find_first_of(",\"\n") != std::string::npos)
+        return Error::invalid(joinPath(path, "label"), "must be non-empty and contain no comma, quote or newline");
+    if (!r.contains("algorithm") || !r.at("algorithm").is_string())
+        return Error::invalid(joinPath(path, "algorithm"), "is required (a registry id; see `dplab-cli list algorithms`)");
+    const std::string id = r.at("algorithm").get<std::string>();
+    run.algorithm = findAlgorithm(id);
+    if (!run.algorithm) {
+        std::string all;
+        for (const auto &d : algorithmRegistry())
+            all += (all.empty() ? "" : ", ") + d.id;
+        return Error::invalid(joinPath(path, "algorithm"), "unknown algorithm \"" + id + "\" (known: " + all + ")");
+    }
+    const AlgorithmDescriptor &alg = *run.algorithm;
+    if (alg.graphKind == GraphKind::Undirected && e.graph.isDirected())
+        return Error::invalid(joinPath(path, "algorithm"), alg.id + " needs an undirected graph, but graph.directed is true");
+    if (alg.graphKind == GraphKind::Directed && !e.graph.isDirected())
+        return Error::invalid(joinPath(path, "algorithm"), alg.id + " is for directed graphs, but graph.directed is false "
+                                                                    "(draw the edges both ways in a directed graph)");
+    if (alg.needsOnline && !e.problem->isOnline())
+        return Error::invalid(joinPath(path, "algorithm"), alg.id + " needs an online problem (a data stream)");
+    const int n = e.graph.nodeCount();
+    auto params = resolveParams(alg.params, r.value("params", Json()), joinPath(path, "params"), n);
+    if (!params)
+        return params.error();
+    run.params = std::move(params.value());
+    auto privacy = resolveParams(alg.privacyParams, r.value("privacy", Json()), joinPath(path, "privacy"), n);
+    if (!privacy)
+        return privacy.error();
+    run.privacy = std::move(privacy.value());
+    auto compressor = makeCompressor(r.value("compressor", Json()), joinPath(path, "compressor"));
+    if (!compressor)
+        return compressor.error();
+    run.compressorImpl = compressor.value();
+    run.compressor = run.compressorImpl->toJson();
+    if (!alg.acceptsCompressor && !run.compressorImpl->isIdentity())
+        return Error::invalid(joinPath(path, "compressor"), alg.id + " does not take a compressor");
+    auto init = parseInit(r.value("init", Json()), joinPath(path, "init"), n, e.problem->dimension());
+    if (!init)
+        return init.error();
+    run.init = std::move(init.value());
+    auto color = readString(r, "color", path, "");
+    if (!color)
+        return color.error();
+    run.color = *color;
+    const bool own = r.contains("weights");
+    Json weights = own ? r.at("weights") : (graphWeights.is_null() ? defaultWeights(e.graph, alg.weights) : graphWeights);
+    inheritRing4Parameters(weights, e.graphJson);
+    if (auto s = buildRunWeights(e.graph, weights, own ? joinPath(path, "weights") : "graph.weights", run); !s)
+        return s.error();
+    return run;
+}
+
+Json runToJson(const RunSpec &run, bool ownWeights)
+{
+    Json j{{"label", run.label},       {"algorithm", run.algorithm->id}, {"params", run.params},
+           {"privacy", run.privacy},   {"compressor", run.compressor},   {"init", run.init}};
+    if (ownWeights)
+        j["weights"] = run.weights;
+    if (!run.color.empty())
+        j["color"] = run.color;
+    return j;
+}
+
+Status parsePathSegments(const std::string &path, std::vector<std::string> &segments)
+{
+    // "runs[*].privacy.q" -> ["runs", "[*]", "privacy", "q"]
+    std::string current;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const char c = path[i];
+        if (c == '.') {
+            if (!current.empty())
+                segments.push_back(current);
+            current.clear();
+        } else if (c == '[') {
+            if (!current.empty())
+                segments.push_back(current);
+            const auto close = path.find(']', i);
+            if (close == std::string::npos)
+                return Error::invalid("sweep.parameter", "unbalanced [ in \"" + path + "\"");
+            segments.push_back(path.substr(i, close - i + 1));
+            current.clear();
+            i = close;
+        } else {
+            current += c;
+        }
+    }
+    if (!current.empty())
+        segments.push_back(current);
+    if (segments.empty())
+        return Error::invalid("sweep.parameter", "must not be empty");
+    return {};
+}
+
+Status setSegments(Json &node, const std::vector<std::string> &segments, std::size_t k, const Json &value,
+                   const std::string &fullPath)
+{
+    const std::string &seg = segments[k];
+    const bool last = k + 1 == segments.size();
+    if (seg.front() == '[') {
+        if (!node.is_array())
+            return Error::invalid("sweep.parameter", "\"" + fullPath + "\": " + seg + " applied to a non-array");
+        const std::string inner = seg.substr(1, seg.size() - 2);
+        if (inner == "*") {
+            for (auto &child : node) {
+                if (last)
+                    child = value;
+                else if (auto s = setSegments(child, segments, k + 1, value, fullPath); !s)
+                    return s;
+            }
+            return {};
+        }
+        std::size_t index = 0;
+        try {
+            index = std::stoul(inner);
+        } catch (...) {
+            return Error::invalid("sweep.parameter", "\"" + fullPath + "\": bad index " + seg);
+        }
+        if (index >= node.size())
+            return Error::invalid("sweep.parameter", "\"" + fullPath + "\": index " + seg + " out of range");
+        if (last) {
+            node[index] = value;
+            return {};
+        }
+        return setSegments(node[index], segments, k + 1, value, fullPath);
+    }
+    if (!node.is_object())
+        return Error::invalid("sweep.parameter", "\"" + fullPath + "\": \"" + seg + "\" applied to a non-object");
+    if (last) {
+        node[seg] = value;
+        return {};
+    }
+    if (!node.contains(seg))
+        node[seg] = segments[k + 1].front() == '[' ? Json::array() : Json::object();
+    return setSegments(node[seg], segments, k + 1, value, fullPath);
+}
+
+} // namespace
+
+Status setJsonPath(Json &document, const std::string &path, const Json &value)
+{
+    std::vector<std::string> segments;
+    if (auto s = parsePathSegments(path, segments); !s)
+        return s;
+    return setSegments(document, segments, 0, value, path);
+}
+
+Result<Experiment> parseExperiment(const Json &doc, const std::string &baseDir)
+{
+    try {
+        if (!doc.is_object())
+            return Error::invalid("", "an experiment file must be a JSON object");
+        if (auto s = checkKeys(doc, {"format", "version", "name", "description", "seed", "iterations", "repetitions",
+                                     "record_every", "common_random_numbers", "metrics", "graph", "problem", "runs",
+                                     "sweep"},
+                               "");
+            !s)
+            return s.error();
+        auto format = readString(doc, "format", "", kExperimentFormat);
+        if (!format)
+            return format.error();
+        if (*format != kExperimentFormat)
+            return Error::invalid("format", std::string("must be \"") + kExperimentFormat + "\"");
+        auto version = readInteger(doc, "version", "", kExperimentVersion, 1, 1000);
+        if (!version)
+            return version.error();
+        if (*version != kExperimentVersion)
+            return Error::unsupported("version", "this DPLab reads version " + std::to_string(kExperimentVersion)
+                                                     + " files, not " + std::to_string(*version));
+        Experiment e;
+        e.baseDir = baseDir;
+        auto name = readString(doc, "name", "", "Untitled experiment");
+        if (!name)
+            return name.error();
+        e.name = *name;
+        auto description = readString(doc, "description", "", "");
+        if (!description)
+            return description.error();
+        e.description = *description;
+        if (doc.contains("seed")) {
+            const Json &s = doc.at("seed");
+            if (!s.is_number_integer() || (s.is_number_integer() && !s.is_number_unsigned() && s.get<long long>() < 0))
+                return Error::invalid("seed", "must be a whole number ≥ 0");
+            e.seed = s.get<std::uint64_t>();
+        }
+        auto iterations = readInteger(doc, "iterations", "", 100, 1, 100000000);
+        if (!iterations)
+            return iterations.error();
+        e.iterations = *iterations;
+        auto repetitions = readInteger(doc, "repetitions", "", 1, 1, 100000);
+        if (!repetitions)
+            return repetitions.error();
+        e.repetitions = static_cast<int>(*repetitions);
+        auto recordEvery = readInteger(doc, "record_every", "", 1, 1, 100000000);
+        if (!recordEvery)
+            return recordEvery.error();
+        e.recordEvery = *recordEvery;
+        auto crn = readBool(doc, "common_random_numbers", "", true);
+        if (!crn)
+            return crn.error();
+        e.commonRandomNumbers = *crn;
+        if (doc.contains("metrics")) {
+            const Json &m = doc.at("metrics");
+            if (!m.is_array())
+                return Error::invalid("metrics", "must be a list of opt-in metric names");
+            for (std::size_t k = 0; k < m.size(); ++k) {
+                if (!m[k].is_string() || !isOptInMetric(m[k].get<std::string>()))
+                    return Error::invalid(indexPath("metrics", k), "unknown opt-in metric (known: residual)");
+                e.extraMetrics.push_back(m[k].get<std::string>());
+            }
+        }
+
+        if (!doc.contains("graph"))
+            return Error::invalid("graph", "is required");
+        auto graph = parseGraph(doc.at("graph"), e.graphJson);
+        if (!graph)
+            return graph.error();
+        e.graph = std::move(graph.value());
+
+        if (!doc.contains("problem"))
+            return Error::invalid("problem", "is required");
+        e.problemJson = doc.at("problem");
+        auto problem = makeProblem(e.problemJson, e.graph.nodeCount(), "problem", baseDir, e.seed);
+        if (!problem)
+            return problem.error();
+        e.problem = problem.value();
+
+        if (!doc.contains("runs") || !doc.at("runs").is_array() || doc.at("runs").empty())
+            return Error::invalid("runs", "must be a non-empty list of runs");
+        const Json graphWeights = doc.at("graph").value("weights", Json());
+        std::set<std::string> labels;
+        Json runs = Json::array();
+        for (std::size_t k = 0; k < doc.at("runs").size(); ++k) {
+            auto run = parseRun(doc.at("runs")[k], k, e, graphWeights);
+            if (!run)
+                return run.error();
+            if (!labels.insert(run->label).second)
+                return Error::invalid(joinPath(indexPath("runs", k), "label"), "duplicate label \"" + run->label + "\"");
+            runs.push_back(runToJson(*run, doc.at("runs")[k].contains("weights")));
+            e.runs.push_back(std::move(run.value()));
+        }
+
+        if (doc.contains("sweep")) {
+            const Json &s = doc.at("sweep");
+            if (!s.is_object())
+                return Error::invalid("sweep", "must be an object {\"parameter\": ..., \"values\": [...]}");
+            if (auto st = checkKeys(s, {"parameter", "values"}, "sweep"); !st)
+                return st.error();
+            if (!s.contains("parameter") || !s.at("parameter").is_string())
+                return Error::invalid("sweep.parameter", "is required (a path such as \"runs[*].privacy.noise_y\")");
+            if (!s.contains("values") || !s.at("values").is_array() || s.at("values").empty())
+                return Error::invalid("sweep.values", "must be a non-empty list");
+            SweepSpec sweep{s.at("parameter").get<std::string>(), {}};
+            for (const auto &v : s.at("values"))
+                sweep.values.push_back(v);
+            // Check the path addresses something now, so a typo is reported at validation.
+            Json probe = doc;
+            probe.erase("sweep");
+            if (auto st = setJsonPath(probe, sweep.parameter, sweep.values.front()); !st)
+                return st.error();
+            e.sweep = std::move(sweep);
+        }
+
+        Json resolved{{"format", kExperimentFormat},
+                      {"version", kExperimentVersion},
+                      {"name", e.name},
+                      {"seed", e.seed},
+                      {"iterations", e.iterations},
+                      {"repetitions", e.repetitions},
+                      {"record_every", e.recordEvery},
+                      {"common_random_numbers", e.commonRandomNumbers},
+                      {"graph", e.graphJson},
+                      {"problem", e.problemJson},
+                      {"runs", runs}};
+        if (!e.description.empty())
+            resolved["description"] = e.description;
+        if (!e.extraMetrics.empty())
+            resolved["metrics"] = e.extraMetrics;
+        if (e.sweep)
+            resolved["sweep"] = Json{{"parameter", e.sweep->parameter}, {"values", e.sweep->values}};
+        e.resolved = std::move(resolved);
+        return e;
+    } catch (const Json::exception &ex) {
+        // Type errors deep inside a value that the checks above did not foresee.
+        return Error::invalid("", std::string("malformed experiment: ") + ex.what());
+    }
+}
+
+Result<Experiment> loadExperimentFile(const std::string &path)
+{
+    auto doc = readJsonFile(path);
+    if (!doc)
+        return doc.error();
+    auto e = parseExperiment(*doc, parentDir(path));
+    if (!e) {
+        Error err = e.error();
+        // Prefix the file so a CLI user knows where the JSON path points.
+        if (err.code != ErrorCode::ParseError && err.where.find(path) != 0)
+            err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
+        return err;
+    }
+    return e;
+}
+
+Result<Experiment> experimentAtSweepValue(const Experiment &experiment, const Json &value)
+{
+    assert(experiment.sweep && "experimentAtSweepValue: the experiment has no sweep");
+    Json doc = experiment.resolved;
+    doc.erase("sweep");
+    if (auto s = setJsonPath(doc, experiment.sweep->parameter, value); !s)
+        return s.error();
+    auto point = parseExperiment(doc, experiment.baseDir);
+    if (!point) {
+        Error err = point.error();
+        err.message += " (sweep value " + value.dump() + ")";
+        return err;
+    }
+    return point;
+}
+
+Eigen::MatrixXd initialDecisions(const RunSpec &run, int n, int d, const NoiseSource &noise)
+{
+    Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, d);
+    if (run.init.contains("x")) {
+        for (int i = 0; i < n; ++i)
+            for (int k = 0; k < d; ++k)
+                x(i, k) = run.init["x"][i][k].get<double>();
+    } else if (run.init.value("type", "zeros") == "random") {
+        const double scale = run.init.value("scale", 1.0);
+        for (int i = 0; i < n; ++i) {
+            Rng rng = noise.stream(i, RngPurpose::Init);
+            for (int k = 0; k < d; ++k)
+                x(i, k) = scale * rng.gaussian();
+        }
+    }
+    return x;
+}
+
+} // namespace dplab

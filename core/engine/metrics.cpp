@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/engine/metrics.h"
+
+#include <cmath>
+#include <limits>
+
+namespace dplab {
+
+const std::vector<std::string> &allMetricNames()
+{
+    static const std::vector<std::string> names = {
+        metric::ConsensusError, metric::DistanceToOptimum, metric::OptimalityGap, metric::GradientNorm,
+        metric::AverageLoss,    metric::Regret,            metric::Epsilon,       metric::Bits,
+        metric::TrainAccuracy,  metric::TestAccuracy,      metric::Residual};
+    return names;
+}
+
+bool isOptInMetric(const std::string &name)
+{
+    return name == metric::Residual;
+}
+
+double consensusError(const Eigen::Ref<const Eigen::MatrixXd> &x)
+{
+    const Eigen::RowVectorXd mean = x.colwise().mean();
+    return (x.rowwise() - mean).squaredNorm() / static_cast<double>(x.rows());
+}
+
+double distanceToOptimum(const Eigen::Ref<const Eigen::MatrixXd> &x, const Eigen::VectorXd &xStar)
+{
+    return (x.rowwise() - xStar.transpose()).rowwise().norm().mean();
+}
+
+std::vector<double> residualSeries(const std::vector<Eigen::MatrixXd> &iterates)
+{
+    std::vector<double> out(iterates.size());
+    if (iterates.empty())
+        return out;
+    const Eigen::MatrixXd &last = iterates.back();
+    double best = std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < iterates.size(); ++k) {
+        best = std::min(best, (iterates[k] - last).squaredNorm());
+        out[k] = best;
+    }
+    return out;
+}
+
+std::vector<std::string> applicableMetrics(const Problem &problem, bool hasReference, bool hasAccountant,
+                                           const std::vector<std::string> &optIn)
+{
+    const bool online = problem.isOnline();
+    const Eigen::VectorXd probe = Eigen::VectorXd::Zero(problem.dimension());
+    std::vector<std::string> names;
+    for (const auto &name : allMetricNames()) {
+        bool applies = false;
+        if (name == metric::ConsensusError || name == metric::Bits)
+            applies = true;
+        else if (name == metric::DistanceToOptimum || name == metric::OptimalityGap)
+            applies = hasReference;
+        else if (name == metric::GradientNorm)
+            applies = !online;
+        else if (name == metric::AverageLoss)
+            applies = online;
+        else if (name == metric::Regret)
+            applies = online && hasReference;
+        else if (name == metric::Epsilon)
+            applies = hasAccountant;
+        else if (name == metric::TrainAccuracy)
+            applies = problem.accuracy(probe, false).has_value();
+        else if (name == metric::TestAccuracy)
+            applies = problem.accuracy(probe, true).has_value();
+        else if (name == metric::Residual)
+            applies = std::find(optIn.begin(), optIn.end(), name) != optIn.end();
+        if (applies)
+            names.push_back(name);
+    }
+    return names;
+}
+
+MetricTracker::MetricTracker(const Problem &problem, const Reference *reference, std::vector<std::string> names)
+    : mProblem(problem), mReference(reference), mNames(std::move(names)), mOnline(problem.isOnline()),
+      mReplicated(problem.agentCount(), problem.dimension()), mValues(problem.agentCount())
+{
+}
+
+void MetricTracker::observe(const Eigen::Ref<const Eigen::MatrixXd> &x, long long t)
+{
+    if (!mOnline)
+        return;
+    // AL(t) = (1/(t·n)) Σ_{τ≤t} Σ_j f_{τ,j}(x_i(τ)), averaged over learners i: every learner's
+    // decision is scored on every learner's loss of round τ.
+    const Eigen::Index n = x.rows();
+    double loss = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        mReplicated.rowwise() = x.row(i);
+        mProblem.values(mReplicated, mValues, t);
+        loss += mValues.sum();
+    }
+    mLossSum += loss / static_cast<double>(n * n);
+    if (mReference) {
+        mReplicated.rowwise() = mReference->x.transpose();
+        mProblem.values(mReplicated, mValues, t);
+        // (1/n) Σ_i [Σ_j f_{τ,j}(x_i) − Σ_j f_{τ,j}(x_ref)]: regret of the network, per learner averaged.
+        mRegretSum += loss / static_cast<double>(n) - mValues.sum();
+    }
+    ++mObserved;
+}
+
+void MetricTracker::compute(const Eigen::Ref<const Eigen::MatrixXd> &x, long long t, const Algorithm &algorithm,
+                            std::vector<double> &out)
+{
+    out.assign(mNames.size(), std::numeric_limits<double>::quiet_NaN());
+    const Eigen::VectorXd mean = x.colwise().mean().transpose();
+    for (std::size_t k = 0; k < mNames.size(); ++k) {
+        const std::string &name = mNames[k];
+        if (name == metric::ConsensusError) {
+            out[k] = consensusError(x);
+        } else if (name == metric::DistanceToOptimum) {
+            out[k] = distanceToOptimum(x, mReference->x);
+        } else if (name == metric::OptimalityGap) {
+            out[k] = mProblem.globalValue(mean) - mReference->value;
+        } else if (name == metric::GradientNorm) {
+            out[k] = mProblem.globalGradient(mean).norm();
+        } else if (name == metric::AverageLoss) {
+            if (mObserved > 0)
+                out[k] = mLossSum / static_cast<double>(mObserved);
+        } else if (name == metric::Regret) {
+            out[k] = mRegretSum;
+        } else if (name == metric::Epsilon) {
+            const PrivacyAccountant *acc = algorithm.accountant();
+            out[k] = acc && acc->epsilon().size() > 0 ? acc->epsilon().maxCoeff() : 0.0;
+        } else if (name == metric::Bits) {
+            out[k] = static_cast<double>(algorithm.bitsSent());
+        } else if (name == metric::TrainAccuracy) {
+            out[k] = mProblem.accuracy(mean, false).value_or(std::numeric_limits<double>::quiet_NaN());
+        } else if (name == metric::TestAccuracy) {
+            out[k] = mProblem.accuracy(mean, true).value_or(std::numeric_limits<double>::quiet_NaN());
+        }
+        // Residual: post-run.
+    }
+    (void)t;
+}
+
+} // namespace dplab

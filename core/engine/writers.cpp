@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/engine/writers.h"
+
+#include "dplab/common/files.h"
+#include "dplab/engine/metrics.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+namespace dplab {
+
+std::string formatValue(double v)
+{
+    if (std::isnan(v))
+        return "";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.17g", v);
+    return buffer;
+}
+
+std::vector<std::string> metricColumns(const ExperimentResult &result)
+{
+    std::set<std::string> present;
+    for (const auto &p : result.points)
+        for (const auto &r : p.runs)
+            present.insert(r.metricNames.begin(), r.metricNames.end());
+    std::vector<std::string> columns;
+    for (const auto &name : allMetricNames())
+        if (present.count(name))
+            columns.push_back(name);
+    return columns;
+}
+
+namespace {
+
+std::string jsonText(const Json &value)
+{
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+// Index of each column in a run's own metric list (-1 = absent for this run).
+std::vector<int> columnMap(const std::vector<std::string> &columns, const RunResult &run)
+{
+    std::vector<int> map;
+    for (const auto &c : columns) {
+        auto it = std::find(run.metricNames.begin(), run.metricNames.end(), c);
+        map.push_back(it == run.metricNames.end() ? -1 : static_cast<int>(it - run.metricNames.begin()));
+    }
+    return map;
+}
+
+struct Stats {
+    double mean = std::nan("");
+    double std = std::nan("");
+    int count = 0;
+};
+
+Stats stats(const std::vector<double> &values)
+{
+    Stats s;
+    double sum = 0;
+    for (double v : values)
+        if (!std::isnan(v)) {
+            sum += v;
+            ++s.count;
+        }
+    if (s.count == 0)
+        return s;
+    s.mean = sum / s.count;
+    double sq = 0;
+    for (double v : values)
+        if (!std::isnan(v))
+            sq += (v - s.mean) * (v - s.mean);
+    s.std = s.count > 1 ? std::sqrt(sq / (s.count - 1)) : 0.0;
+    return s;
+}
+
+Json numberOrNull(double v)
+{
+    return std::isnan(v) || std::isinf(v) ? Json() : Json(v);
+}
+
+// Final value of metric column m for every repetition that recorded anything.
+std::vector<double> finalValues(const RunResult &run, int m)
+{
+    std::vector<double> values;
+    for (const auto &rep : run.repetitions)
+        if (!rep.values.empty() && m >= 0)
+            values.push_back(rep.values.back()[m]);
+    return values;
+}
+
+Json runSummary(const RunResult &run)
+{
+    Json j{{"label", run.label}, {"algorithm", run.algorithm}, {"status", runStatusName(run.status())}};
+    Json reps = Json::array();
+    double wall = 0;
+    for (std::size_t k = 0; k < run.repetitions.size(); ++k) {
+        const auto &rep = run.repetitions[k];
+        Json r{{"repetition", k}, {"status", runStatusName(rep.status)}, {"wall_time_seconds", rep.wallSeconds}};
+        if (rep.divergedAt >= 0)
+            r["diverged_at"] = rep.divergedAt;
+        reps.push_back(r);
+        wall += rep.wallSeconds;
+    }
+    Json finals = Json::object();
+    for (std::size_t m = 0; m < run.metricNames.size(); ++m) {
+        const auto values = finalValues(run, static_cast<int>(m));
+        const Stats s = stats(values);
+        Json list = Json::array();
+        for (double v : values)
+            list.push_back(numberOrNull(v));
+        finals[run.metricNames[m]] = Json{{"mean", numberOrNull(s.mean)}, {"std", numberOrNull(s.std)}, {"values", list}};
+    }
+    j["final"] = finals;
+    if (!run.accountant.empty()) {
+        j["accountant"] = run.accountant;
+        // Per-agent ε: mean over repetitions (identical across repetitions for data-independent bounds).
+        Eigen::VectorXd mean;
+        int count = 0;
+        for (const auto &rep : run.repetitions)
+            if (rep.epsilonPerAgent.size() > 0) {
+                mean = count == 0 ? rep.epsilonPerAgent : Eigen::VectorXd(mean + rep.epsilonPerAgent);
+                ++count;
+            }
+        Json eps = Json::array();
+        if (count > 0)
+            for (Eigen::Index i = 0; i < mean.size(); ++i)
+                eps.push_back(numberOrNull(mean[i] / count));
+        j["epsilon_per_agent"] = eps;
+    }
+    j["warnings"] = run.warnings;
+    j["wall_time_seconds"] = wall;
+    j["repetitions"] = reps;
+    return j;
+}
+
+} // namespace
+
+std::string metricsCsv(const Experiment &experiment, const ExperimentResult &result)
+{
+    const auto columns = metricColumns(result);
+    const bool sweep = experiment.sweep.has_value();
+    std::string out = "run,repetition,iteration";
+    if (sweep)
+        out += ",value";
+    for (const auto &c : columns)
+        out += "," + c;
+    out += "\n";
+    for (const auto &p : result.points) {
+        const std::string value = sweep ? jsonText(p.value) : "";
+        for (const auto &run : p.runs) {
+            const auto map = columnMap(columns, run);
+            for (std::size_t rep = 0; rep < run.repetitions.size(); ++rep) {
+                const auto &r = run.repetitions[rep];
+                for (std::size_t k = 0; k < r.iterations.size(); ++k) {
+                    out += run.label + "," + std::to_string(rep) + "," + std::to_string(r.iterations[k]);
+                    if (sweep)
+                        out += "," + value;
+                    for (int m : map)
+                        out += "," + (m < 0 ? std::string() : formatValue(r.values[k][m]));
+                    out += "\n";
+                }
+            }
+        }
+    }
+    return out;
+}
+
+Json summaryJson(const Experiment &experiment, const ExperimentResult &result)
+{
+    Json j{{"dplab_version", DPLAB_VERSION},
+           {"experiment", experiment.name},
+           {"seed", experiment.seed},
+           {"iterations", experiment.iterations},
+           {"repetitions", experiment.repetitions},
+           {"cancelled", result.cancelled}};
+    auto pointJson = [&](const PointResult &p) {
+        Json pj = Json::object();
+        if (p.reference) {
+            Json x = Json::array();
+            for (Eigen::Index k = 0; k < p.reference->x.size(); ++k)
+                x.push_back(p.reference->x[k]);
+            pj["reference"] = Json{{"x", x},
+                                   {"value", p.reference->value},
+                                   {"gradient_norm", p.reference->gradientNorm},
+                                   {"method", p.reference->method}};
+        }
+        Json runs = Json::array();
+        for (const auto &r : p.runs)
+            runs.push_back(runSummary(r));
+        pj["runs"] = runs;
+        return pj;
+    };
+    if (experiment.sweep) {
+        j["sweep"] = Json{{"parameter", experiment.sweep->parameter}};
+        Json points = Json::array();
+        for (const auto &p : result.points) {
+            Json pj = pointJson(p);
+            pj["value"] = p.value;
+            points.push_back(pj);
+        }
+        j["points"] = points;
+    } else if (!result.points.empty()) {
+        Json pj = pointJson(result.points.front());
+        for (auto it = pj.begin(); it != pj.end(); ++it)
+            j[it.key()] = it.value();
+    }
+    return j;
+}
+
+std::string sweepCsv(const Experiment &experiment, const ExperimentResult &result)
+{
+    const auto columns = metricColumns(result);
+    std::string out = "parameter,value,run";
+    for (const auto &c : columns)
+        out += "," + c + "_mean," + c + "_std";
+    out += "\n";
+    for (const auto &p : result.points) {
+        for (const auto &run : p.runs) {
+            const auto map = columnMap(columns, run);
+            out += experiment.sweep->parameter + "," + jsonText(p.value) + "," + run.label;
+            for (int m : map) {
+                const Stats s = m < 0 ? Stats{} : stats(finalValues(run, m));
+                out += "," + formatValue(s.mean) + "," + formatValue(s.std);
+            }
+            out += "\n";
+        }
+    }
+    return out;
+}
+
+std::string traceCsv(const Experiment &experiment, const ExperimentResult &result)
+{
+    const int d = experiment.problem->dimension();
+    std::string out = "run,repetition,iteration,agent";
+    if (experiment.sweep)
+        out += ",value";
+    for (int k = 0; k < d; ++k)
+        out += ",x" + std::to_string(k);
+    out += "\n";
+    for (const auto &p : result.points)
+        for (const auto &run : p.runs)
+            for (std::size_t rep = 0; rep < run.repetitions.size(); ++rep) {
+                const auto &r = run.repetitions[rep];
+                for (std::size_t k = 0; k < r.trace.size(); ++k)
+                    for (Eigen::Index i = 0; i < r.trace[k].rows(); ++i) {
+                        out += run.label + "," + std::to_string(rep) + "," + std::to_string(r.iterations[k]) + ","
+                               + std::to_string(i);
+                        if (experiment.sweep)
+                            out += "," + jsonText(p.value);
+                        for (Eigen::Index c = 0; c < r.trace[k].cols(); ++c)
+                            out += "," + formatValue(r.trace[k](i, c));
+                        out += "\n";
+                    }
+            }
+    return out;
+}
+
+Status writeRunOutputs(const std::string &dir, const Experiment &experiment, const ExperimentResult &result,
+                       bool trace)
+{
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec)
+        return Error::io(dir, "cannot create folder: " + ec.message());
+    const auto path = [&](const char *name) { return (std::filesystem::path(dir) / name).string(); };
+    if (auto s = writeFileAtomic(path("metrics.csv"), metricsCsv(experiment, result)); !s)
+        return s;
+    if (auto s = writeFileAtomic(path("summary.json"), summaryJson(experiment, result).dump(2) + "\n"); !s)
+        return s;
+    if (auto s = writeFileAtomic(path("experiment.json"), experiment.resolved.dump(2) + "\n"); !s)
+        return s;
+    if (experiment.sweep)
+        if (auto s = writeFileAtomic(path("sweep.csv"), sweepCsv(experiment, result)); !s)
+            return s;
+    if (trace)
+        if (auto s = writeFileAtomic(path("trace.csv"), traceCsv(experiment, result)); !s)
+            return s;
+    return {};
+}
+
+} // namespace dplab

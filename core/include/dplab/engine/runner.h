@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// The Runner (DESIGN §2, §9): executes every (sweep point, run, repetition) of an experiment,
+// computing the metrics every `record_every` iterations, reporting batches and status changes
+// to an observer, polling a cancellation flag every iteration, supporting pause and single
+// steps, and detecting divergence. Jobs run on a thread pool; every job's numbers depend only
+// on the experiment and its (point, run, repetition), so results are identical at any thread
+// count.
+//
+// Threading: run() blocks the calling thread. The observer is called from worker threads, one
+// call at a time (the runner serializes calls). RunControl may be used from any thread.
+#pragma once
+
+#include "dplab/engine/experiment.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dplab {
+
+/** Cancel / pause / single-step, polled by the runner every iteration (no queued calls). */
+class RunControl
+{
+public:
+    void cancel();
+    bool isCancelled() const { return mCancelled.load(std::memory_order_relaxed); }
+    void pause();
+    void resume();
+    /** While paused, lets every active repetition advance exactly one iteration. */
+    void step();
+    bool isPaused() const { return mPaused.load(std::memory_order_relaxed); }
+
+    /** Called by the runner before each iteration: returns at once unless paused; when paused it
+     *  blocks until resumed, stepped (consuming the step for this caller) or cancelled. */
+    void waitIfPaused(long long &stepTicketSeen);
+
+private:
+    std::atomic<bool> mCancelled{false};
+    std::atomic<bool> mPaused{false};
+    std::mutex mMutex;
+    std::condition_variable mWake;
+    long long mStepTicket = 0;
+};
+
+enum class RunStatus { Ok, Diverged, Cancelled };
+const char *runStatusName(RunStatus status);
+
+/** A batch of recorded metric values of one repetition. */
+struct MetricsBatch {
+    int point = 0; ///< sweep point index (0 without a sweep)
+    int run = 0;
+    int repetition = 0;
+    std::vector<std::string> names;
+    std::vector<long long> iterations;
+    std::vector<std::vector<double>> values; ///< values[k][m]: iteration k, metric m
+};
+
+struct StatusEvent {
+    enum class Kind { Started, Warning, Diverged, Cancelled, Finished, Progress };
+    Kind kind = Kind::Started;
+    int point = 0;
+    int run = 0;
+    int repetition = 0;
+    long long iteration = 0;
+    std::string message;
+    long long done = 0;  ///< Progress: iterations done over all jobs
+    long long total = 0; ///< Progress: iterations planned over all jobs
+};
+
+class RunObserver
+{
+public:
+    virtual ~RunObserver() = default;
+    virtual void onBatch(const MetricsBatch &) {}
+    virtual void onStatus(const StatusEvent &) {}
+};
+
+struct RepetitionResult {
+    RunStatus status = RunStatus::Ok;
+    long long divergedAt = -1;
+    std::vector<long long> iterations;
+    std::vector<std::vector<double>> values; ///< [recorded k][metric m]
+    Eigen::VectorXd epsilonPerAgent;         ///< final per-agent ε (empty without accountant)
+    std::vector<Eigen::MatrixXd> trace;      ///< decisions at recorded iterations (with trace)
+    double wallSeconds = 0.0;
+};
+
+struct RunResult {
+    std::string label;
+    std::string algorithm;
+    std::vector<std::string> metricNames;
+    std::string accountant; ///< accountant name, "" when none
+    std::vector<std::string> warnings;
+    std::vector<RepetitionResult> repetitions;
+    /** Worst status over repetitions (Diverged > Cancelled > Ok). */
+    RunStatus status() const;
+};
+
+struct PointResult {
+    Json value; ///< sweep value (null without a sweep)
+    std::optional<Reference> reference;
+    std::vector<RunResult> runs;
+};
+
+struct ExperimentResult {
+    std::vector<PointResult> points;
+    bool cancelled = false;
+    bool diverged() const;
+};
+
+struct RunnerOptions {
+    int threads = 0;            ///< 0 = hardware concurrency
+    bool trace = false;         ///< keep decisions at recorded iterations
+    int batchSize = 64;         ///< recorded points per observer batch
+};
+
+class Runner
+{
+public:
+    explicit Runner(RunnerOptions options = {}) : mOptions(options) {}
+    /** Runs the whole experiment. Errors: invalid sweep points, reference solver failures,
+     *  algorithm reset failures (each naming the path). */
+    Result<ExperimentResult> run(const Experiment &experiment, RunObserver *observer = nullptr,
+                                 RunControl *control = nullptr);
+
+private:
+    RunnerOptions mOptions;
+};
+
+} // namespace dplab

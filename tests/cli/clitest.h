@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Helpers for end-to-end tests of dplab-cli: run the binary, capture exit code and output.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+
+namespace dplab::test {
+
+struct CliResult {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+inline std::string readText(const std::filesystem::path &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+inline void writeText(const std::filesystem::path &path, const std::string &text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+/** A fresh temporary folder per test, removed at the end. */
+class TempDir
+{
+public:
+    TempDir()
+    {
+        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
+        mPath = std::filesystem::temp_directory_path()
+                / ("dplab-" + std::string(info->test_suite_name()) + "-" + info->name() + "-"
+                   + std::to_string(::getpid()));
+        std::filesystem::remove_all(mPath);
+        std::filesystem::create_directories(mPath);
+    }
+    ~TempDir() { std::filesystem::remove_all(mPath); }
+    const std::filesystem::path &path() const { return mPath; }
+    std::filesystem::path operator/(const std::string &name) const { return mPath / name; }
+
+private:
+    std::filesystem::path mPath;
+};
+
+inline std::string quote(const std::string &s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+/** Runs dplab-cli with `args` (already shell-quoted where needed). */
+inline CliResult runCli(const std::string &args)
+{
+    static int counter = 0;
+    const auto base = std::filesystem::temp_directory_path()
+                      / ("dplab-cli-out-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    const std::string outFile = base.string() + ".out", errFile = base.string() + ".err";
+    const std::string command = std::string(DPLAB_CLI_PATH) + " " + args + " >" + quote(outFile) + " 2>" + quote(errFile);
+    const int status = std::system(command.c_str());
+    CliResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = readText(outFile);
+    r.err = readText(errFile);
+    std::filesystem::remove(outFile);
+    std::filesystem::remove(errFile);
+    return r;
+}
+
+inline std::string preset(const std::string &name)
+{
+    return std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets/" + name;
+}
+
+} // namespace dplab::test

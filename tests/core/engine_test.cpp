@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Experiment parsing, the Runner (determinism, cancel, pause/step, divergence) and metrics.
+#include "dplab/engine/experiment.h"
+#include "dplab/engine/metrics.h"
+#include "dplab/engine/runner.h"
+#include "dplab/engine/writers.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace dplab {
+namespace {
+
+Json experimentJson()
+{
+    return Json::parse(R"({
+      "format": "dplab-experiment", "version": 1, "name": "engine test", "seed": 21,
+      "iterations": 200, "repetitions": 4, "record_every": 10,
+      "graph": { "directed": true, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0],[0,2]] },
+      "problem": { "type": "quadratic", "dimension": 2,
+                   "agents": [ {"A": [[2,0],[0,1]], "b": [1,0]}, {"A": [[1,0],[0,2]], "b": [0,1]},
+                               {"A": [[3,1],[1,2]], "b": [1,1]}, {"A": [[1,0],[0,1]], "b": [-1,0]} ] },
+      "runs": [ { "label": "clean", "algorithm": "push-pull", "params": { "stepsize": 0.05 } },
+                { "label": "noisy", "algorithm": "push-pull", "params": { "stepsize": 0.05 },
+                  "privacy": { "noise_theta": 0.1, "noise_y": 0.1, "noise_y_decay": 0.6 },
+                  "init": { "type": "random" } } ]
+    })");
+}
+
+Experiment parse(const Json &doc)
+{
+    auto e = parseExperiment(doc, ".");
+    EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().toString());
+    return std::move(e.value());
+}
+
+TEST(Experiment, DefaultsAreResolvedAndRoundTrip)
+{
+    const Experiment e = parse(experimentJson());
+    EXPECT_EQ(e.runs.size(), 2u);
+    // Directed graph without weights: uniform row / column.
+    EXPECT_EQ(e.runs[0].R.rows(), 4);
+    EXPECT_LE((e.runs[0].R.rowwise().sum().array() - 1).abs().maxCoeff(), 1e-12);
+    EXPECT_LE((e.runs[0].C.colwise().sum().array() - 1).abs().maxCoeff(), 1e-12);
+    EXPECT_EQ(e.resolved["runs"][0]["init"]["type"], "zeros");
+    EXPECT_EQ(e.resolved["runs"][0]["compressor"]["type"], "identity");
+    const Experiment again = parse(e.resolved);
+    EXPECT_EQ(again.resolved, e.resolved);
+}
+
+TEST(Experiment, SetJsonPathAddressesArraysAndObjects)
+{
+    Json doc = experimentJson();
+    ASSERT_TRUE(setJsonPath(doc, "runs[*].params.stepsize", 0.2).ok());
+    EXPECT_EQ(doc["runs"][0]["params"]["stepsize"], 0.2);
+    EXPECT_EQ(doc["runs"][1]["params"]["stepsize"], 0.2);
+    ASSERT_TRUE(setJsonPath(doc, "runs[1].privacy.noise_theta", 0.7).ok());
+    EXPECT_EQ(doc["runs"][1]["privacy"]["noise_theta"], 0.7);
+    EXPECT_FALSE(setJsonPath(doc, "runs[7].params.stepsize", 1).ok());
+    EXPECT_FALSE(setJsonPath(doc, "name.x", 1).ok());
+}
+
+std::vector<std::vector<std::vector<double>>> allValues(const ExperimentResult &r)
+{
+    std::vector<std::vector<std::vector<double>>> out;
+    for (const auto &p : r.points)
+        for (const auto &run : p.runs)
+            for (const auto &rep : run.repetitions)
+                out.push_back(rep.values);
+    return out;
+}
+
+TEST(Runner, ResultsDoNotDependOnThreadCount)
+{
+    const Experiment e = parse(experimentJson());
+    auto one = Runner({.threads = 1}).run(e);
+    auto two = Runner({.threads = 2}).run(e);
+    auto four = Runner({.threads = 4}).run(e);
+    ASSERT_TRUE(one.ok() && two.ok() && four.ok());
+    EXPECT_EQ(allValues(*one), allValues(*two));
+    EXPECT_EQ(allValues(*one), allValues(*four));
+    // Repetitions of the noisy run differ (their noise streams differ), the clean ones do not.
+    const auto &noisy = one->points[0].runs[1].repetitions;
+    EXPECT_NE(noisy[0].values, noisy[1].values);
+    const auto &clean = one->points[0].runs[0].repetitions;
+    EXPECT_EQ(clean[0].values, clean[1].values);
+}
+
+TEST(Runner, RecordsEveryKAndTheLastIteration)
+{
+    Json doc = experimentJson();
+    doc["iterations"] = 95;
+    const Experiment e = parse(doc);
+    auto r = Runner().run(e);
+    ASSERT_TRUE(r.ok());
+    const auto &its = r->points[0].runs[0].repetitions[0].iterations;
+    ASSERT_EQ(its.size(), 11u); // 0, 10, ..., 90, 95
+    EXPECT_EQ(its.front(), 0);
+    EXPECT_EQ(its[9], 90);
+    EXPECT_EQ(its.back(), 95);
+}
+
+TEST(Runner, MetricsMatchTheirDefinitions)
+{
+    const Experiment e = parse(experimentJson());
+    auto r = Runner().run(e);
+    ASSERT_TRUE(r.ok());
+    const auto &run = r->points[0].runs[0];
+    const std::vector<std::string> expected = {"consensus_error", "distance_to_optimum", "optimality_gap",
+                                               "gradient_norm", "bits"};
+    EXPECT_EQ(run.metricNames, expected);
+    ASSERT_TRUE(r->points[0].reference.has_value());
+    // Noise-free push-pull converges: every metric but bits goes to ~0.
+    const auto &last = run.repetitions[0].values.back();
+    EXPECT_LT(last[0], 1e-8);
+    EXPECT_LT(last[1], 1e-4);
+    EXPECT_LT(std::abs(last[2]), 1e-8);
+    // bits: 2 messages × 4 agents × 2 values × 32 bits per iteration.
+    EXPECT_EQ(last[4], 200.0 * 2 * 4 * 2 * 32);
+}
+
+TEST(Metrics, ConsensusErrorByHand)
+{
+    Eigen::MatrixXd x(2, 2);
+    x << 0, 0, 2, 4;
+    // mean (1, 2); squared distances 5 and 5 → (1/2)(10) = 5.
+    EXPECT_DOUBLE_EQ(consensusError(x), 5.0);
+    Eigen::VectorXd star(2);
+    star << 0, 0;
+    EXPECT_DOUBLE_EQ(distanceToOptimum(x, star), std::sqrt(20.0) / 2);
+    const std::vector<Eigen::MatrixXd> iterates = {x, 0.5 * x, 2 * x};
+    const auto res = residualSeries(iterates);
+    EXPECT_DOUBLE_EQ(res[0], (x - 2 * x).squaredNorm());
+    // The residual is a running minimum: ‖0.5x − 2x‖² = 45 > 20 keeps 20.
+    EXPECT_DOUBLE_EQ(res[1], (x - 2 * x).squaredNorm());
+    EXPECT_DOUBLE_EQ(res[2], 0.0);
+}
+
+TEST(Runner, DetectsDivergence)
+{
+    Json doc = experimentJson();
+    doc["runs"][0]["params"]["stepsize"] = 50.0;
+    doc["iterations"] = 1000;
+    const Experiment e = parse(doc);
+    auto r = Runner().run(e);
+    ASSERT_TRUE(r.ok());
+    EXPECT_TRUE(r->diverged());
+    const auto &rep = r->points[0].runs[0].repetitions[0];
+    EXPECT_EQ(rep.status, RunStatus::Diverged);
+    EXPECT_GT(rep.divergedAt, 0);
+    EXPECT_LT(rep.divergedAt, 1000);
+}
+
+/** Collects batches and wakes a waiting test thread. */
+class WaitingObserver : public RunObserver
+{
+public:
+    void onBatch(const MetricsBatch &b) override
+    {
+        std::lock_guard lock(mMutex);
+        for (long long it : b.iterations)
+            mLast = std::max(mLast, it);
+        ++mBatches;
+        mWake.notify_all();
+    }
+    bool waitForIteration(long long it)
+    {
+        std::unique_lock lock(mMutex);
+        return mWake.wait_for(lock, std::chrono::seconds(20), [&] { return mLast >= it; });
+    }
+    int batches()
+    {
+        std::lock_guard lock(mMutex);
+        return mBatches;
+    }
+
+private:
+    std::mutex mMutex;
+    std::condition_variable mWake;
+    long long mLast = -1;
+    int mBatches = 0;
+};
+
+TEST(Runner, PauseStepAndCancel)
+{
+    Json doc = experimentJson();
+    doc["runs"].erase(1);
+    doc["repetitions"] = 1;
+    doc["record_every"] = 1;
+    doc["iterations"] = 100000;
+    const Experiment e = parse(doc);
+    RunControl control;
+    control.pause();
+    WaitingObserver observer;
+    Result<ExperimentResult> result = Error::internal("", "not run");
+    std::thread worker([&] { result = Runner({.threads = 1, .batchSize = 1}).run(e, &observer, &control); });
+    ASSERT_TRUE(observer.waitForIteration(0));
+    for (int k = 1; k <= 3; ++k) {
+        control.step();
+        ASSERT_TRUE(observer.waitForIteration(k)) << "step " << k;
+    }
+    control.cancel();
+    worker.join();
+    ASSERT_TRUE(result.ok());
+    EXPECT_TRUE(result->cancelled);
+    const auto &rep = result->points[0].runs[0].repetitions[0];
+    EXPECT_EQ(rep.status, RunStatus::Cancelled);
+    EXPECT_EQ(rep.iterations, (std::vector<long long>{0, 1, 2, 3}));
+}
+
+TEST(Runner, SweepRunsOnePointPerValue)
+{
+    Json doc = experimentJson();
+    doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, 0.05}}};
+    doc["repetitions"] = 1;
+    const Experiment e = parse(doc);
+    auto r = Runner().run(e);
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r->points.size(), 2u);
+    EXPECT_EQ(r->points[1].value, 0.05);
+    // The larger step converges further in the same number of iterations.
+    EXPECT_LT(r->points[1].runs[0].repetitions[0].values.back()[0], r->points[0].runs[0].repetitions[0].values.back()[0]);
+    EXPECT_NE(sweepCsv(e, *r).find("runs[*].params.stepsize,0.05,clean,"), std::string::npos);
+}
+
+} // namespace
+} // namespace dplab
+
+namespace dplab {
+namespace {
+
+TEST(Experiment, Ring4WeightsInheritTheGeneratorTargets)
+{
+    Json doc = experimentJson();
+    doc["graph"] = Json::parse(R"({"generator": {"type": "ring4-family", "rho_wo": 0.3, "rho_w": 0.9},
+                                   "weights": {"scheme": "ring4-family"}})");
+    doc["runs"] = Json::parse(R"([{"label": "GT", "algorithm": "gradient-tracking"}])");
+    const Experiment e = parse(doc);
+    Eigen::MatrixXd off = e.runs[0].W;
+    off.diagonal().setZero();
+    EXPECT_NEAR(off.cwiseAbs().rowwise().sum().maxCoeff(), 0.3, 1e-12); // ρ(W_o) = r for the ring
+    EXPECT_NEAR(1.0 - e.runs[0].W.diagonal().maxCoeff(), 0.3, 1e-12);
+}
+
+} // namespace
+} // namespace dplab
