@@ -15,17 +15,6 @@
 #include <numbers>
 
 namespace dplab {
-
-// PHASE-1 STAND-INS, removed once core/problem/problem.cpp is merged: the base-class virtuals of
-// Problem (weak, so a real definition wins).
-#define DPLAB_WEAK __attribute__((weak))
-DPLAB_WEAK double Problem::globalValue(const Eigen::VectorXd &) const { return 0.0; }
-DPLAB_WEAK Eigen::VectorXd Problem::globalGradient(const Eigen::VectorXd &x) const { return x; }
-DPLAB_WEAK std::optional<Eigen::MatrixXd> Problem::globalHessian(const Eigen::VectorXd &) const { return std::nullopt; }
-DPLAB_WEAK std::optional<Eigen::VectorXd> Problem::closedFormOptimum() const { return std::nullopt; }
-DPLAB_WEAK std::optional<double> Problem::accuracy(const Eigen::VectorXd &, bool) const { return std::nullopt; }
-#undef DPLAB_WEAK
-
 namespace {
 
 // f_i(x) = (c_i/2) ‖x − a_i‖²: μ = min c_i, L = max c_i, x* = Σ c_i a_i / Σ c_i.

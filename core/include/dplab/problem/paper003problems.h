@@ -90,4 +90,9 @@ private:
 SingleSampleRidgeProblem paper003RidgeData(int agents, int dimension, double penalty,
                                            double noiseStd, Rng &rng);
 
+struct ProblemEntry;
+/** Factory entries ("rendezvous", "paper003-ridge"); registered in problem.cpp. */
+ProblemEntry rendezvousProblemEntry();
+ProblemEntry paper003RidgeProblemEntry();
+
 } // namespace dplab
