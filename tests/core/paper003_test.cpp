@@ -7,6 +7,7 @@
 #include "dplab/privacy/dpopaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/privacy/rng.h"
+#include "dplab/problem/objectives.h"
 #include "dplab/problem/paper003problems.h"
 
 #include <gtest/gtest.h>
@@ -984,6 +985,46 @@ TEST(Paper003Problems, RobustDpGtSolvesTheRidgeProblemNoiseFree)
     for (int k = 0; k < 6000; ++k)
         algo->step();
     EXPECT_LE(maxDistance(algo->decisions(), *problem->closedFormOptimum()), 1e-8);
+}
+
+TEST(Paper003Problems, FactoryBuildsBothAndNamesBadInput)
+{
+    // Rendezvous: random points in the box, reproducible from the seed; resolving twice is stable.
+    const Json spec = {{"type", "rendezvous"}, {"low", 0}, {"high", 1}};
+    auto resolved = resolveProblemSpec(spec, 5, "problem");
+    ASSERT_TRUE(resolved.ok()) << resolved.error().toString();
+    auto again = resolveProblemSpec(*resolved, 5, "problem");
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(*again, *resolved);
+    auto a = makeProblem(spec, 5, "problem", "", 7);
+    auto b = makeProblem(spec, 5, "problem", "", 7);
+    ASSERT_TRUE(a.ok()) << a.error().toString();
+    EXPECT_EQ((*a)->describe()["points"], (*b)->describe()["points"]);
+    EXPECT_EQ((*a)->dimension(), 2);
+    for (const auto &p : (*a)->describe()["points"])
+        for (const auto &v : p) {
+            EXPECT_GE(v.get<double>(), 0.0);
+            EXPECT_LE(v.get<double>(), 1.0);
+        }
+    // Shared point: x* = a.
+    auto shared = makeProblem({{"type", "rendezvous"}, {"points", {{1, 2}, {3, 4}}}, {"shared", true}},
+                              2, "problem", "", 1);
+    ASSERT_TRUE(shared.ok()) << shared.error().toString();
+    EXPECT_EQ(*(*shared)->closedFormOptimum(), Eigen::Vector2d(1, 2));
+    // Errors name the field.
+    auto badPoints = makeProblem({{"type", "rendezvous"}, {"points", {{1, 2}}}}, 2, "problem", "", 1);
+    ASSERT_FALSE(badPoints.ok());
+    EXPECT_EQ(badPoints.error().where, "problem.points");
+    auto badBox = makeProblem({{"type", "rendezvous"}, {"low", 2}, {"high", 1}}, 2, "problem", "", 1);
+    ASSERT_FALSE(badBox.ok());
+    EXPECT_EQ(badBox.error().where, "problem.high");
+    // Ridge: defaults of Sec. 5.2, ρ > 0.
+    auto ridge = makeProblem({{"type", "paper003-ridge"}, {"dimension", 3}}, 4, "problem", "", 3);
+    ASSERT_TRUE(ridge.ok()) << ridge.error().toString();
+    EXPECT_EQ((*ridge)->describe()["noise_std"], 25.0);
+    auto badPenalty = makeProblem({{"type", "paper003-ridge"}, {"penalty", 0}}, 4, "problem", "", 3);
+    ASSERT_FALSE(badPenalty.ok());
+    EXPECT_EQ(badPenalty.error().where, "problem.penalty");
 }
 
 } // namespace
