@@ -13,6 +13,9 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeDgd(),
         describeGradientTracking(),
         describePushPull(),
+        describeRobustDpGt(),
+        describeDpop(),
+        describeDiaDsp(),
     };
     return registry;
 }

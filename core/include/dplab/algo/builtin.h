@@ -10,6 +10,9 @@ namespace dplab {
 AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
 AlgorithmDescriptor describeGradientTracking(); // algo/gradienttracking.cpp
 AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
+AlgorithmDescriptor describeRobustDpGt();       // algo/robustdpgt.cpp (paper 003)
+AlgorithmDescriptor describeDpop();             // algo/dpop.cpp (paper 003 baseline)
+AlgorithmDescriptor describeDiaDsp();           // algo/diadsp.cpp (papers 001/003 baseline)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);
