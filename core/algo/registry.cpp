@@ -13,6 +13,8 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeDgd(),
         describeGradientTracking(),
         describePushPull(),
+        describePgtc(),
+        describePpdc(),
     };
     return registry;
 }

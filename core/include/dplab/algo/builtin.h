@@ -10,6 +10,8 @@ namespace dplab {
 AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
 AlgorithmDescriptor describeGradientTracking(); // algo/gradienttracking.cpp
 AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
+AlgorithmDescriptor describePgtc();             // algo/pgtc.cpp (paper 001, Algorithm 1)
+AlgorithmDescriptor describePpdc();             // algo/ppdc.cpp (paper 001, Algorithm 2)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);
