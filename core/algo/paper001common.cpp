@@ -87,8 +87,8 @@ std::vector<ParamSpec> privacyParams(Paper001Method method)
                                     "needs the gradient bound M; 'proposition' = Proposition 2 eq. (34), "
                                     "infinite horizon, needs δ and L_f (Assumption 6).");
     auto m = realParam("gradient_bound", "Gradient bound M", 0.0, 0.0, 1e12,
-                       "M of Assumption 7, ‖∇f_i(x)‖ ≤ M for all x (Theorems 3/6). 0 = not known: "
-                       "no finite-horizon ε is reported.",
+                       "M of Assumption 7, ‖∇f_i(x)‖ ≤ M for all x (Theorems 3/6). 0 = the bound the "
+                       "problem states (its \"gradient_bound\" fact), if any; else no finite-horizon ε.",
                        false, true);
     auto delta = realParam("delta", "Sensitivity δ", 1.0, 0.0, 1e12,
                            "δ of Propositions 1/2: the ℓ1 bound ‖∇f^(1)_i − ∇f^(2)_i‖_1 ≤ δ of the (constant, "
@@ -97,7 +97,7 @@ std::vector<ParamSpec> privacyParams(Paper001Method method)
                            true, true);
     auto lf = realParam("smoothness", "Smoothness L_f", 0.0, 0.0, 1e12,
                         "L_f of Assumption 1, used by Propositions 1/2 (η < 1/(2L_f) and the q threshold). "
-                        "0 = not known: no infinite-horizon ε.",
+                        "0 = the problem's \"smoothness\" fact, if any; else no infinite-horizon ε.",
                         false, true);
     return {sx, s2, q, bound, m, delta, lf};
 }
@@ -117,6 +117,17 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
     }
     const Paper001Bound bound =
         paramText(ctx.privacy, "bound") == "proposition" ? Paper001Bound::InfiniteHorizon : Paper001Bound::FiniteHorizon;
+    // M and L_f: the privacy object's values, else the facts the problem states (describe()).
+    const Json facts = ctx.problem->describe();
+    auto fromProblem = [&](const char *privacyKey, const char *factKey) {
+        const double given = paramReal(ctx.privacy, privacyKey);
+        if (given > 0)
+            return given;
+        const auto it = facts.find(factKey);
+        return it != facts.end() && it->is_number() ? it->get<double>() : 0.0;
+    };
+    const double gradientBound = fromProblem("gradient_bound", "gradient_bound");
+    const double smoothness = fromProblem("smoothness", "smoothness");
     std::vector<Paper001PrivacyInputs> agents(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i) {
         Paper001PrivacyInputs &in = agents[static_cast<std::size_t>(i)];
@@ -124,8 +135,8 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
         in.dimension = static_cast<int>(ctx.x0.cols());
         in.stepsize = stepsize;
         in.omega = omega;
-        in.gradientBound = paramReal(ctx.privacy, "gradient_bound");
-        in.smoothness = paramReal(ctx.privacy, "smoothness");
+        in.gradientBound = gradientBound;
+        in.smoothness = smoothness;
         in.delta = paramReal(ctx.privacy, "delta");
         in.sx = sx[i];
         in.s2 = s2[i];
@@ -133,7 +144,8 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
     }
     if (bound == Paper001Bound::FiniteHorizon) {
         if (!(agents.front().gradientBound > 0)) {
-            warnings.push_back("privacy.gradient_bound (M of Assumption 7) is not set: ε of "
+            warnings.push_back("privacy.gradient_bound (M of Assumption 7) is not set and the problem states "
+                               "no bound: ε of "
                                + std::string(method == Paper001Method::Pgtc ? "Theorem 3" : "Theorem 6")
                                + " is not reported");
             return nullptr;

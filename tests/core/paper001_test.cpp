@@ -625,6 +625,34 @@ TEST(Pgtc, AccountantReportsTheoremThreeForTheIterationsRun)
     EXPECT_DOUBLE_EQ(ppdc->accountant()->epsilon()[5], 70.0); // 10 · (1 + 2 + 4)
 }
 
+/** The test quadratic, stating facts M and L_f as a problem's describe() may. */
+class QuadraticWithFacts final : public RandomQuadratic
+{
+public:
+    QuadraticWithFacts() : RandomQuadratic(6, 4, 23, 1.0, 3.0) {}
+    Json describe() const override { return Json{{"type", id()}, {"gradient_bound", 2.0}, {"smoothness", 1.0}}; }
+};
+
+TEST(Pgtc, GradientBoundAndSmoothnessComeFromTheProblemWhenNotSet)
+{
+    auto s = makeSetup("pgtc", Json{{"stepsize", 0.25}}, Json{{"s_x", 0.5}, {"s_y", 2.0}, {"q", 0.5}});
+    s.ctx.problem = std::make_shared<QuadraticWithFacts>();
+    auto alg = start(s, "pgtc");
+    ASSERT_NE(alg->accountant(), nullptr);
+    for (int t = 0; t < 3; ++t)
+        alg->step();
+    EXPECT_DOUBLE_EQ(alg->accountant()->epsilon()[0], 168.0); // M = 2 from the problem
+    // Proposition 1 with L_f = 1 from the problem: q = 0.8, δ = 1.9 → 6.4 (paper001accountant_test).
+    auto p = makeSetup("pgtc", Json{{"stepsize", 0.25}},
+                       Json{{"s_x", 0.5}, {"s_y", 2.0}, {"q", 0.8}, {"bound", "proposition"}, {"delta", 1.9}});
+    p.ctx.problem = std::make_shared<QuadraticWithFacts>();
+    auto prop = start(p, "pgtc");
+    ASSERT_NE(prop->accountant(), nullptr);
+    prop->step();
+    EXPECT_NEAR(prop->accountant()->epsilon()[3], 6.4, 1e-12);
+    EXPECT_NE(prop->accountant()->name().find("Proposition 1"), std::string::npos);
+}
+
 TEST(Pgtc, WarningsNameTheViolatedConditions)
 {
     // Norm-sign has r = d/2 = 2 for d = 4: α = 0.5 is not inside (0, 1/r) = (0, 0.5).
