@@ -2,6 +2,7 @@
 #include "dplab/problem/problem.h"
 
 #include "dplab/problem/objectives.h"
+#include "dplab/problem/paper001problems.h"
 
 #include <cstdlib>
 
@@ -59,6 +60,8 @@ const std::vector<ProblemEntry> &problemRegistry()
         leastSquaresProblemEntry(),
         ridgeProblemEntry(),
         logisticProblemEntry(),
+        nonconvexLogisticProblemEntry(),
+        nonconvexPlProblemEntry(),
     };
     return registry;
 }
