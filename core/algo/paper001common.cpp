@@ -164,10 +164,13 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
 
 void checkAlpha(const RunContext &ctx, double alpha, const std::string &symbol, std::vector<std::string> &warnings)
 {
+    if (ctx.compressor->isIdentity())
+        return; // x̂ = x^c + (x^a − x^c) = x^a whatever α: the reference step plays no role
     const double r = ctx.compressor->r(static_cast<int>(ctx.x0.cols()));
     if (r > 0 && alpha >= 1.0 / r)
-        warnings.push_back(symbol + " = " + number(alpha) + " is outside (0, 1/r) = (0, " + number(1.0 / r)
-                           + ") required by the convergence theorems for this compressor (r = " + number(r) + ")");
+        warnings.push_back(symbol + " = " + number(alpha) + " is not below 1/r = " + number(1.0 / r) + " ("
+                           + ctx.compressor->id() + " has r = " + number(r)
+                           + "): the convergence theorems need " + symbol + " ∈ (0, 1/r)");
 }
 
 void checkDecay(const Eigen::VectorXd &q, std::vector<std::string> &warnings)
