@@ -159,6 +159,28 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
             }
         }
     }
+    if (bound == Paper001Bound::FiniteHorizon && ctx.horizon > 0) {
+        // (25)/(35) grow like q^{-K}: say where the bound leaves the double range (then ε = ∞).
+        long long lo = 0, hi = ctx.horizon - 1;
+        auto overflows = [&](long long K) {
+            for (const auto &in : agents)
+                if (std::isinf(paper001TheoremEpsilon(in, K)))
+                    return true;
+            return false;
+        };
+        if (overflows(hi)) {
+            while (lo < hi) {
+                const long long mid = lo + (hi - lo) / 2;
+                if (overflows(mid))
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            warnings.push_back("ε of " + std::string(method == Paper001Method::Pgtc ? "Theorem 3" : "Theorem 6")
+                               + " exceeds the double range (reported as ∞) from iteration " + std::to_string(lo + 1)
+                               + " on: the finite-horizon bound grows like q^{-K}");
+        }
+    }
     return std::make_unique<Paper001Accountant>(bound, std::move(agents));
 }
 

@@ -618,6 +618,13 @@ TEST(Pgtc, AccountantReportsTheoremThreeForTheIterationsRun)
     EXPECT_DOUBLE_EQ(alg->accountant()->epsilon()[0], 168.0);
     EXPECT_EQ(alg->accountant()->epsilon().size(), 6);
 
+    // A long horizon at q = 0.5: 2^K overflows a double near K = 1020; the run says so.
+    auto longRun = makeSetup("pgtc", Json{}, Json{{"q", 0.5}, {"gradient_bound", 1.0}});
+    longRun.ctx.horizon = 2000;
+    auto alg2 = start(longRun, "pgtc");
+    const auto w = alg2->warnings();
+    EXPECT_TRUE(std::any_of(w.begin(), w.end(), [](const std::string &m) { return m.find("exceeds the double range") != std::string::npos; }));
+
     auto p = makeSetup("ppdc", Json{{"stepsize", 0.25}, {"omega", 4.0}},
                        Json{{"s_x", 0.5}, {"s_v", 2.0}, {"q", 0.5}, {"gradient_bound", 2.0}});
     auto ppdc = start(p, "ppdc");
