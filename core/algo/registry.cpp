@@ -16,6 +16,8 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeRobustDpGt(),
         describeDpop(),
         describeDiaDsp(),
+        describePgtc(),
+        describePpdc(),
     };
     return registry;
 }

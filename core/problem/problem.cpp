@@ -3,6 +3,7 @@
 
 #include "dplab/problem/objectives.h"
 #include "dplab/problem/paper003problems.h"
+#include "dplab/problem/paper001problems.h"
 
 #include <cstdlib>
 
@@ -62,6 +63,8 @@ const std::vector<ProblemEntry> &problemRegistry()
         logisticProblemEntry(),
         rendezvousProblemEntry(),
         paper003RidgeProblemEntry(),
+        nonconvexLogisticProblemEntry(),
+        nonconvexPlProblemEntry(),
     };
     return registry;
 }

@@ -13,6 +13,8 @@ AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
 AlgorithmDescriptor describeRobustDpGt();       // algo/robustdpgt.cpp (paper 003)
 AlgorithmDescriptor describeDpop();             // algo/dpop.cpp (paper 003 baseline)
 AlgorithmDescriptor describeDiaDsp();           // algo/diadsp.cpp (papers 001/003 baseline)
+AlgorithmDescriptor describePgtc();             // algo/pgtc.cpp (paper 001, Algorithm 1)
+AlgorithmDescriptor describePpdc();             // algo/ppdc.cpp (paper 001, Algorithm 2)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);
