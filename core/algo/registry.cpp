@@ -18,6 +18,7 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeDiaDsp(),
         describePgtc(),
         describePpdc(),
+        describeLdpGradientTracking(),
     };
     return registry;
 }

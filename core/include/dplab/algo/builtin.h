@@ -15,6 +15,7 @@ AlgorithmDescriptor describeDpop();             // algo/dpop.cpp (paper 003 base
 AlgorithmDescriptor describeDiaDsp();           // algo/diadsp.cpp (papers 001/003 baseline)
 AlgorithmDescriptor describePgtc();             // algo/pgtc.cpp (paper 001, Algorithm 1)
 AlgorithmDescriptor describePpdc();             // algo/ppdc.cpp (paper 001, Algorithm 2)
+AlgorithmDescriptor describeLdpGradientTracking(); // algo/ldpgt.cpp (paper 000)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);
