@@ -13,6 +13,10 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeDgd(),
         describeGradientTracking(),
         describePushPull(),
+        describeGossip(),
+        describePdFtgl(),
+        describePdOcg(),
+        describePdOgd(),
     };
     return registry;
 }

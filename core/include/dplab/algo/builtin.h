@@ -10,6 +10,10 @@ namespace dplab {
 AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
 AlgorithmDescriptor describeGradientTracking(); // algo/gradienttracking.cpp
 AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
+AlgorithmDescriptor describeGossip();           // algo/gossipaveraging.cpp (paper 002 teaching)
+AlgorithmDescriptor describePdFtgl();           // algo/pdftgl.cpp (paper 002 Algorithm 1)
+AlgorithmDescriptor describePdOcg();            // algo/pdocg.cpp (paper 002 Algorithm 3)
+AlgorithmDescriptor describePdOgd();            // algo/pdogd.cpp (paper 002 baseline, Li et al. 2018)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);
