@@ -145,7 +145,11 @@ Result<Json> resolveParams(const std::vector<ParamSpec> &specs, const Json &give
         if (!present) {
             if (spec.defaultValue.is_null())
                 return Error::invalid(keyPath, "is required");
-            resolved[spec.key] = spec.defaultValue;
+            // Defaults go through the same normalisation as given values (schedules become
+            // objects), so a resolved file reads back to itself.
+            auto value = resolveScalar(spec, spec.defaultValue, keyPath);
+            assert(value.ok() && "resolveParams: a descriptor's default is out of its own range");
+            resolved[spec.key] = value.ok() ? value.value() : spec.defaultValue;
             continue;
         }
         const Json &value = given.at(spec.key);

@@ -242,6 +242,13 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         std::vector<Eigen::MatrixXd> iterates;
         MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}};
         std::vector<double> row;
+        auto flush = [&] {
+            if (batch.iterations.empty())
+                return;
+            gate.batch(batch);
+            batch.iterations.clear();
+            batch.values.clear();
+        };
         auto record = [&](long long t) {
             const Eigen::MatrixXd &x = algorithm->decisions();
             tracker.compute(x, t, *algorithm, row);
@@ -253,13 +260,8 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
                 out.trace.push_back(x);
             if (wantResidual)
                 iterates.push_back(x);
-        };
-        auto flush = [&] {
-            if (batch.iterations.empty())
-                return;
-            gate.batch(batch);
-            batch.iterations.clear();
-            batch.values.clear();
+            if (static_cast<int>(batch.iterations.size()) >= mOptions.batchSize)
+                flush();
         };
 
         const double limit = blowUpLimit(ctx.x0, reference);
@@ -288,11 +290,8 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
                              finite ? "decisions blew up" : "decisions became NaN/Inf"});
                 break;
             }
-            if ((t + 1) % e.recordEvery == 0 || t + 1 == e.iterations) {
+            if ((t + 1) % e.recordEvery == 0 || t + 1 == e.iterations)
                 record(t + 1);
-                if (static_cast<int>(batch.iterations.size()) >= mOptions.batchSize)
-                    flush();
-            }
             if (++sinceProgress >= 1000) {
                 gate.progress(sinceProgress);
                 sinceProgress = 0;

@@ -11,6 +11,25 @@ Graph::Graph(int nodes, bool directed) : mNodes(nodes), mDirected(directed)
     assert(nodes >= 0 && "Graph: negative node count");
 }
 
+Graph Graph::fromEdges(int nodes, bool directed, std::vector<Edge> edges)
+{
+    Graph g(nodes, directed);
+#ifndef NDEBUG
+    for (const Edge &e : edges)
+        assert(e.from != e.to && e.from >= 0 && e.to >= 0 && e.from < nodes && e.to < nodes
+               && (directed || e.from < e.to) && "Graph::fromEdges: invalid edge");
+    auto sorted = edges;
+    auto less = [](const Edge &a, const Edge &b) {
+        return a.from != b.from ? a.from < b.from : a.to < b.to;
+    };
+    std::sort(sorted.begin(), sorted.end(), less);
+    assert(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()
+           && "Graph::fromEdges: duplicate edge");
+#endif
+    g.mEdges = std::move(edges);
+    return g;
+}
+
 bool Graph::addEdge(int from, int to)
 {
     if (from == to || from < 0 || to < 0 || from >= mNodes || to >= mNodes)

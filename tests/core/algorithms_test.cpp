@@ -66,15 +66,15 @@ TEST(GradientTracking, ConvergesLinearlyToOptimum)
     auto alg = descriptor("gradient-tracking").create();
     ASSERT_TRUE(alg->reset(s.ctx).ok());
     const Eigen::VectorXd xStar = s.problem->optimum();
-    double errorAt200 = 0;
+    double errorAt50 = 0;
     for (int k = 0; k < 1500; ++k) {
         alg->step();
-        if (k == 199)
-            errorAt200 = (alg->decisions().rowwise() - xStar.transpose()).rowwise().norm().maxCoeff();
+        if (k == 49)
+            errorAt50 = (alg->decisions().rowwise() - xStar.transpose()).rowwise().norm().maxCoeff();
     }
     const double finalError = (alg->decisions().rowwise() - xStar.transpose()).rowwise().norm().maxCoeff();
     EXPECT_LE(finalError, 1e-10);
-    EXPECT_GT(errorAt200, 1e-8); // it was still converging: the test watched the linear phase
+    EXPECT_GT(errorAt50, 1e-6); // it was still converging: the test watched the linear phase
 }
 
 TEST(GradientTracking, TrackingInvariantHoldsAtEveryIteration)

@@ -135,7 +135,8 @@ TEST(Metrics, ConsensusErrorByHand)
     const std::vector<Eigen::MatrixXd> iterates = {x, 0.5 * x, 2 * x};
     const auto res = residualSeries(iterates);
     EXPECT_DOUBLE_EQ(res[0], (x - 2 * x).squaredNorm());
-    EXPECT_DOUBLE_EQ(res[1], (0.5 * x - 2 * x).squaredNorm());
+    // The residual is a running minimum: ‖0.5x − 2x‖² = 45 > 20 keeps 20.
+    EXPECT_DOUBLE_EQ(res[1], (x - 2 * x).squaredNorm());
     EXPECT_DOUBLE_EQ(res[2], 0.0);
 }
 
@@ -224,6 +225,25 @@ TEST(Runner, SweepRunsOnePointPerValue)
     // The larger step converges further in the same number of iterations.
     EXPECT_LT(r->points[1].runs[0].repetitions[0].values.back()[0], r->points[0].runs[0].repetitions[0].values.back()[0]);
     EXPECT_NE(sweepCsv(e, *r).find("runs[*].params.stepsize,0.05,clean,"), std::string::npos);
+}
+
+} // namespace
+} // namespace dplab
+
+namespace dplab {
+namespace {
+
+TEST(Experiment, Ring4WeightsInheritTheGeneratorTargets)
+{
+    Json doc = experimentJson();
+    doc["graph"] = Json::parse(R"({"generator": {"type": "ring4-family", "rho_wo": 0.3, "rho_w": 0.9},
+                                   "weights": {"scheme": "ring4-family"}})");
+    doc["runs"] = Json::parse(R"([{"label": "GT", "algorithm": "gradient-tracking"}])");
+    const Experiment e = parse(doc);
+    Eigen::MatrixXd off = e.runs[0].W;
+    off.diagonal().setZero();
+    EXPECT_NEAR(off.cwiseAbs().rowwise().sum().maxCoeff(), 0.3, 1e-12); // ρ(W_o) = r for the ring
+    EXPECT_NEAR(1.0 - e.runs[0].W.diagonal().maxCoeff(), 0.3, 1e-12);
 }
 
 } // namespace

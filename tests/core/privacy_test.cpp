@@ -18,9 +18,9 @@ TEST(Rng, GoldenValuesPinTheStream)
     EXPECT_EQ(rng.next(), 6990951692964543102ULL);
     EXPECT_EQ(rng.next(), 12544586762248559009ULL);
     Rng golden = Rng::stream(7, 0, 0, 3, RngPurpose::NoiseX);
-    EXPECT_DOUBLE_EQ(golden.laplace(1.0), 2.0344098621476503);
+    EXPECT_DOUBLE_EQ(golden.laplace(1.0), 0.43246374635001861);
     EXPECT_DOUBLE_EQ(golden.gaussian(), -0.15962956717238946);
-    EXPECT_DOUBLE_EQ(golden.uniform01(), 0.67554581099738709);
+    EXPECT_DOUBLE_EQ(golden.uniform01(), 0.93462118761832058);
     Rng s = Rng::stream(7, 0, 0, 3, RngPurpose::NoiseX);
     Rng t = Rng::stream(7, 0, 0, 3, RngPurpose::NoiseX);
     for (int i = 0; i < 100; ++i)

@@ -36,6 +36,11 @@ public:
     Graph() = default;
     Graph(int nodes, bool directed);
 
+    /** A graph with the given edges, for generators that build large edge lists: O(E), where
+     *  addEdge costs O(E) per edge. REQUIRES (asserted in debug builds, O(E log E)): no
+     *  self-loops, nodes in range, no duplicates, undirected edges stored as (min, max). */
+    static Graph fromEdges(int nodes, bool directed, std::vector<Edge> edges);
+
     int nodeCount() const { return mNodes; }
     bool isDirected() const { return mDirected; }
     std::size_t edgeCount() const { return mEdges.size(); }

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Identity and the two sparsifiers, top-k and rand-k.
+//
+// Constants of paper 001's Assumption 5, E‖C(x)/r − x‖² ≤ (1 − φ)‖x‖², with k_eff = min(k, d):
+//
+//   identity           φ = 1          r = 1          bits = 32·d
+//   top-k              φ = k_eff/d    r = 1          bits = min(k_eff·(32 + ⌈log2 d⌉), 32·d)
+//   rand-k, biased     φ = k_eff/d    r = 1          bits = min(k_eff·(32 + ⌈log2 d⌉), 32·d)
+//   rand-k, unbiased   φ = k_eff/d    r = d/k_eff    bits = min(k_eff·(32 + ⌈log2 d⌉), 32·d)
+//
+// k larger than d is clamped to d (the compressor then sends x unchanged, as dense values):
+// a compressor is built before the problem dimension is known, so k ≥ d is not an error.
+// The sparse form sends each kept value (32 bits) with its index (⌈log2 d⌉ bits); when that is
+// longer than the dense form (all d values, 32·d bits) the dense form is sent. Both ends know k
+// and d, so no flag bit is needed. Indices are sent explicitly also for rand-k (no shared seed).
+//
+// Aliasing: `out` may be the same vector as `x` (every compressor here reads what it needs
+// before it writes).
+#include "compress/builtin.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <vector>
+
+namespace dplab {
+
+namespace {
+
+constexpr long long kMaxK = 1000000000;
+
+void checkSizes([[maybe_unused]] const Eigen::Ref<const Eigen::VectorXd> &x,
+                [[maybe_unused]] const Eigen::Ref<Eigen::VectorXd> &out)
+{
+    assert(x.size() >= 1 && "Compressor::compress: x must not be empty");
+    assert(out.size() == x.size() && "Compressor::compress: out must have the size of x");
+}
+
+// --- identity --------------------------------------------------------------------------------
+
+class IdentityCompressor final : public Compressor
+{
+public:
+    std::string id() const override { return "identity"; }
+
+    /** out = x; bits = 32·d. */
+    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
+                           Eigen::Ref<Eigen::VectorXd> out, Rng &) const override
+    {
+        checkSizes(x, out);
+        out = x;
+        return fullVectorBits(x.size());
+    }
+    double phi(int) const override { return 1.0; }
+    double r(int) const override { return 1.0; }
+    bool isRandom() const override { return false; }
+    bool isIdentity() const override { return true; }
+    Json toJson() const override { return compressorSpecJson(id(), Json::object()); }
+};
+
+// --- top-k -----------------------------------------------------------------------------------
+
+// Scratch for the index selection, reused across calls on the same thread so that compress()
+// does not allocate in the hot loop once it has seen the largest d. Holds no state between
+// calls (it is overwritten before every use), so the compressor stays immutable.
+struct TopKScratch {
+    std::vector<Eigen::Index> order;
+    std::vector<double> values;
+};
+
+TopKScratch &topKScratch()
+{
+    thread_local TopKScratch scratch;
+    return scratch;
+}
+
+/** Greedy top-k (paper 001's C1, Beznosikov et al. [46]): keeps the k_eff = min(k, d)
+ *  coordinates of largest magnitude, sets the others to 0. Ties are broken towards the lowest
+ *  index; a NaN coordinate counts as larger than any number (so divergence stays visible).
+ *  Deterministic.
+ *
+ *  Assumption 5 with r = 1, φ = k_eff/d: ‖C(x) − x‖² is the sum of the d − k_eff smallest
+ *  squares x_i², which is at most the average square times (d − k_eff), i.e.
+ *  ≤ (1 − k_eff/d)‖x‖² (equality when all |x_i| are equal).
+ *
+ *  Cost O(d) (nth_element on an index array). */
+class TopKCompressor final : public Compressor
+{
+public:
+    explicit TopKCompressor(long long k) : mK(k) {}
+
+    std::string id() const override { return "top-k"; }
+
+    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
+                           Eigen::Ref<Eigen::VectorXd> out, Rng &) const override
+    {
+        checkSizes(x, out);
+        const Eigen::Index d = x.size();
+        const Eigen::Index kept = keptCount(d);
+        if (kept == d) {
+            out = x;
+            return fullVectorBits(d);
+        }
+        auto &scratch = topKScratch();
+        scratch.order.resize(static_cast<std::size_t>(d));
+        scratch.values.resize(static_cast<std::size_t>(kept));
+        std::iota(scratch.order.begin(), scratch.order.end(), Eigen::Index(0));
+        const auto magnitude = [&x](Eigen::Index i) {
+            const double a = std::abs(x[i]);
+            return std::isnan(a) ? std::numeric_limits<double>::infinity() : a;
+        };
+        // A strict total order: larger magnitude first, then lower index.
+        const auto before = [&magnitude](Eigen::Index a, Eigen::Index b) {
+            const double ma = magnitude(a);
+            const double mb = magnitude(b);
+            return ma > mb || (ma == mb && a < b);
+        };
+        std::nth_element(scratch.order.begin(), scratch.order.begin() + (kept - 1),
+                         scratch.order.end(), before);
+        for (Eigen::Index j = 0; j < kept; ++j)
+            scratch.values[j] = x[scratch.order[j]];
+        out.setZero();
+        for (Eigen::Index j = 0; j < kept; ++j)
+            out[scratch.order[j]] = scratch.values[j];
+        return compressorSparseBits(kept, d);
+    }
+    double phi(int d) const override
+    {
+        assert(d >= 1 && "phi: d must be at least 1");
+        return static_cast<double>(keptCount(d)) / d;
+    }
+    double r(int) const override { return 1.0; }
+    bool isRandom() const override { return false; }
+    Json toJson() const override { return compressorSpecJson(id(), Json{{"k", mK}}); }
+
+private:
+    Eigen::Index keptCount(Eigen::Index d) const { return std::min<Eigen::Index>(mK, d); }
+
+    long long mK;
+};
+
+// --- rand-k ----------------------------------------------------------------------------------
+
+/** Random-k sparsifier: keeps k_eff = min(k, d) coordinates chosen uniformly at random without
+ *  replacement, sets the others to 0. "biased" keeps the values as they are; "unbiased"
+ *  multiplies them by d/k_eff so that E C(x) = x.
+ *
+ *  The k_eff-subset S is drawn by selection sampling (Knuth's Algorithm S): coordinate i is
+ *  taken with probability (still needed)/(d − i), with rng.below(d − i) < still-needed, which is
+ *  exact and uniform over all subsets; every coordinate is in S with probability k_eff/d.
+ *  No draws are made when k_eff = d (C = identity).
+ *
+ *  Assumption 5. Let p = k_eff/d and 1_S the indicator of S; E 1_S(i) = p.
+ *   - biased (C(x) = x∘1_S), r = 1:
+ *       E‖C(x) − x‖² = Σ_i (1 − p) x_i² = (1 − p)‖x‖²          ⇒ φ = p (equality for every x).
+ *   - unbiased (C(x) = (1/p) x∘1_S). For a general r,
+ *       E‖C(x)/r − x‖² = Σ_i x_i² [p (1/(rp) − 1)² + (1 − p)] = (1/(r²p) − 2/r + 1)‖x‖²,
+ *     minimised at r = 1/p = d/k_eff, where it equals (1 − p)‖x‖²   ⇒ (φ, r) = (k_eff/d, d/k_eff),
+ *     again with equality. (With r = 1 it would be (1/p − 1)‖x‖², not contractive for p < 1/2.)
+ *
+ *  Cost O(d) and at most d draws of rng.below(). */
+class RandKCompressor final : public Compressor
+{
+public:
+    RandKCompressor(long long k, bool unbiased) : mK(k), mUnbiased(unbiased) {}
+
+    std::string id() const override { return "rand-k"; }
+
+    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
+                           Eigen::Ref<Eigen::VectorXd> out, Rng &rng) const override
+    {
+        checkSizes(x, out);
+        const Eigen::Index d = x.size();
+        const Eigen::Index kept = keptCount(d);
+        if (kept == d) {
+            out = x;
+            return fullVectorBits(d);
+        }
+        const double scale = mUnbiased ? static_cast<double>(d) / static_cast<double>(kept) : 1.0;
+        Eigen::Index needed = kept;
+        for (Eigen::Index i = 0; i < d; ++i) {
+            const Eigen::Index left = d - i;
+            bool take = false;
+            if (needed == left)
+                take = true;
+            else if (needed > 0)
+                take = rng.below(static_cast<std::uint64_t>(left))
+                       < static_cast<std::uint64_t>(needed);
+            if (take) {
+                out[i] = scale * x[i];
+                --needed;
+            } else {
+                out[i] = 0.0;
+            }
+        }
+        return compressorSparseBits(kept, d);
+    }
+    double phi(int d) const override
+    {
+        assert(d >= 1 && "phi: d must be at least 1");
+        return static_cast<double>(keptCount(d)) / d;
+    }
+    double r(int d) const override
+    {
+        assert(d >= 1 && "r: d must be at least 1");
+        return mUnbiased ? static_cast<double>(d) / static_cast<double>(keptCount(d)) : 1.0;
+    }
+    bool isRandom() const override { return true; }
+    Json toJson() const override
+    {
+        return compressorSpecJson(id(),
+                                  Json{{"k", mK}, {"scaling", mUnbiased ? "unbiased" : "biased"}});
+    }
+
+private:
+    Eigen::Index keptCount(Eigen::Index d) const { return std::min<Eigen::Index>(mK, d); }
+
+    long long mK;
+    bool mUnbiased;
+};
+
+ParamSpec kParam(const std::string &help)
+{
+    auto spec = intParam("k", "Kept coordinates k", 2, 1, kMaxK, help);
+    spec.unit = "coordinates";
+    spec.condition = "Assumption 5 (paper 001): phi = min(k, d)/d";
+    return spec;
+}
+
+} // namespace
+
+CompressorEntry identityCompressorEntry()
+{
+    Descriptor desc;
+    desc.id = "identity";
+    desc.name = "Identity (no compression)";
+    desc.reference = "";
+    desc.explanation = "Sends the vector unchanged at full precision: C(x) = x, so Assumption 5 of "
+                    "paper 001 holds with phi = r = 1. Costs 32·d bits per message.";
+    return {desc, [](const Json &) { return std::make_shared<IdentityCompressor>(); }};
+}
+
+CompressorEntry topKCompressorEntry()
+{
+    Descriptor desc;
+    desc.id = "top-k";
+    desc.name = "Greedy top-k sparsifier (C1)";
+    desc.reference = "Paper 001, Sec. V, C1; Beznosikov, Horváth, Richtárik, Safaryan, "
+                  "\"On biased compression for distributed learning\", arXiv:2002.12410";
+    desc.explanation =
+        "Keeps the k coordinates of largest magnitude (ties: lowest index) and zeroes the rest. "
+        "Deterministic. Assumption 5 holds with r = 1 and phi = k/desc. k ≥ d sends the vector "
+        "unchanged. Bits per message: k·(32 + ⌈log2 d⌉) (value and index of each kept "
+        "coordinate), or 32·d if that is smaller.";
+    desc.params = {kParam("Number of coordinates kept per message (paper 001 uses k = 2 with "
+                       "d = 10). Values above d are clamped to desc.")};
+    return {desc, [](const Json &p) {
+                return std::make_shared<TopKCompressor>(paramInt(p, "k"));
+            }};
+}
+
+CompressorEntry randKCompressorEntry()
+{
+    Descriptor desc;
+    desc.id = "rand-k";
+    desc.name = "Random-k sparsifier";
+    desc.reference = "Stich, Cordonnier, Jaggi, \"Sparsified SGD with memory\", NeurIPS 2018; "
+                  "Beznosikov et al., arXiv:2002.12410";
+    desc.explanation =
+        "Keeps k coordinates chosen uniformly at random (a fresh choice for every message) and "
+        "zeroes the rest. \"biased\" keeps the values (r = 1, phi = k/d); \"unbiased\" scales "
+        "them by d/k so that E C(x) = x (r = d/k, phi = k/d). k ≥ d sends the vector unchanged. "
+        "Bits per message: k·(32 + ⌈log2 d⌉) (explicit indices), or 32·d if that is smaller.";
+    desc.params = {kParam("Number of coordinates kept per message. Values above d are clamped "
+                       "to desc."),
+                choiceParam("scaling", "Scaling", "unbiased", {"unbiased", "biased"},
+                            "unbiased: kept values multiplied by d/k, E C(x) = x, r = d/k. "
+                            "biased: kept values sent as they are, r = 1. phi = k/d for both.")};
+    desc.params.back().condition = "Assumption 5 (paper 001): r = d/k (unbiased) or 1 (biased)";
+    return {desc, [](const Json &p) {
+                return std::make_shared<RandKCompressor>(paramInt(p, "k"),
+                                                         paramText(p, "scaling") == "unbiased");
+            }};
+}
+
+} // namespace dplab
