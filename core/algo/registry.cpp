@@ -19,6 +19,10 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describePgtc(),
         describePpdc(),
         describeLdpGradientTracking(),
+        describeGossip(),
+        describePdFtgl(),
+        describePdOcg(),
+        describePdOgd(),
     };
     return registry;
 }
