@@ -38,6 +38,26 @@ GraphScene::GraphScene(GraphDocument *document, QObject *parent)
     rebuild();
 }
 
+GraphScene::~GraphScene()
+{
+    deleteItems(); // edges before nodes: an edge unregisters itself from its nodes
+}
+
+void GraphScene::deleteItems()
+{
+    if (mRubberLine) {
+        removeItem(mRubberLine);
+        delete mRubberLine;
+        mRubberLine = nullptr;
+    }
+    mEdgeStart = nullptr;
+    mDragNodes.clear();
+    qDeleteAll(mEdges);
+    mEdges.clear();
+    qDeleteAll(mNodes);
+    mNodes.clear();
+}
+
 void GraphScene::setMode(Mode mode)
 {
     if (mMode == mode)
@@ -152,22 +172,7 @@ void GraphScene::chooseScale()
 
 void GraphScene::rebuild()
 {
-    if (mRubberLine) {
-        removeItem(mRubberLine);
-        delete mRubberLine;
-        mRubberLine = nullptr;
-    }
-    mEdgeStart = nullptr;
-    mDragNodes.clear();
-    mEdges.clear();
-    for (NodeItem *node : mNodes) {
-        const auto edges = node->edges();
-        for (EdgeItem *edge : edges)
-            delete edge;
-    }
-    for (NodeItem *node : mNodes)
-        delete node;
-    mNodes.clear();
+    deleteItems();
     clear();
     chooseScale();
     const Graph &g = mDocument->graph();
@@ -324,9 +329,11 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
         // Remember where the nodes that may be dragged were.
         mDragNodes.clear();
         mDragFrom.clear();
+        const Graph &g = mDocument->graph();
         for (int i : selectedNodes()) {
             mDragNodes.push_back(i);
-            mDragFrom.push_back(fromScene(mNodes[i]->pos()));
+            // The document's exact position, so undo restores it bit for bit.
+            mDragFrom.push_back(g.hasPositions() ? g.positions()[i] : fromScene(mNodes[i]->pos()));
         }
         return;
     }

@@ -36,6 +36,7 @@ public:
     enum class Mode { Select, AddNode, AddEdge };
 
     explicit GraphScene(GraphDocument *document, QObject *parent = nullptr);
+    ~GraphScene() override;
 
     Mode mode() const { return mMode; }
     void setMode(Mode mode);
@@ -75,6 +76,7 @@ protected:
 
 private:
     void rebuild();
+    void deleteItems();
     void onNodeAdded(int node);
     void onNodeRemoved(int node);
     void onEdgeAdded(const Edge &edge);

@@ -197,7 +197,9 @@ void TestExperimentDocument::saveOpenRoundTrip()
     const QString path = dir.filePath(QStringLiteral("experiment.json"));
     ExperimentDocument doc;
     QString error;
-    QVERIFY(doc.loadJson(defaultPreset(), PresetLibrary::baseDir(), QString(), &error));
+    Json preset = defaultPreset();
+    preset["problem"] = Json{{"type", "quadratic"}, {"dimension", 2}}; // random A_i, b_i for any n
+    QVERIFY(doc.loadJson(preset, PresetLibrary::baseDir(), QString(), &error));
     doc.setValue("/iterations", 77, QStringLiteral("it"));
     doc.graphDocument()->addNode({0.1, 0.2});
     doc.graphDocument()->addEdge(6, 0);
@@ -224,6 +226,7 @@ void TestExperimentDocument::saveOpenRoundTrip()
 void TestExperimentDocument::opensInvalidGraphWithWarning()
 {
     Json doc = defaultPreset();
+    doc["problem"] = Json{{"type", "quadratic"}, {"dimension", 2}};
     doc["graph"] = Json{{"directed", true},
                         {"nodes", 4},
                         {"edges", Json::array({Json::array({0, 1}), Json::array({1, 0}), Json::array({2, 3})})}};
