@@ -13,7 +13,16 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describeDgd(),
         describeGradientTracking(),
         describePushPull(),
+        describeRobustDpGt(),
+        describeDpop(),
+        describeDiaDsp(),
+        describePgtc(),
+        describePpdc(),
         describeLdpGradientTracking(),
+        describeGossip(),
+        describePdFtgl(),
+        describePdOcg(),
+        describePdOgd(),
     };
     return registry;
 }

@@ -2,6 +2,8 @@
 #include "dplab/problem/problem.h"
 
 #include "dplab/problem/objectives.h"
+#include "dplab/problem/paper003problems.h"
+#include "dplab/problem/paper001problems.h"
 #include "dplab/problem/stream.h"
 
 #include <cstdlib>
@@ -60,6 +62,10 @@ const std::vector<ProblemEntry> &problemRegistry()
         leastSquaresProblemEntry(),
         ridgeProblemEntry(),
         logisticProblemEntry(),
+        rendezvousProblemEntry(),
+        paper003RidgeProblemEntry(),
+        nonconvexLogisticProblemEntry(),
+        nonconvexPlProblemEntry(),
         onlineLogisticProblemEntry(),
     };
     return registry;

@@ -553,7 +553,9 @@ TEST(Factory, ResolveFillsDefaultsAndDescriptorsListTheKeys)
         EXPECT_FALSE(d.name.empty());
         EXPECT_FALSE(d.explanation.empty());
     }
-    EXPECT_EQ(ids, (std::vector<std::string>{"quadratic", "least-squares", "ridge", "logistic", "online-logistic"}));
+    EXPECT_EQ(ids, (std::vector<std::string>{"quadratic", "least-squares", "ridge", "logistic",
+                                             "rendezvous", "paper003-ridge", "nonconvex-logistic",
+                                             "nonconvex-pl", "online-logistic"}));
     auto hasKey = [](const Descriptor &d, const std::string &key) {
         for (const auto &p : d.params)
             if (p.key == key)

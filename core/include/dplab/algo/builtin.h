@@ -10,7 +10,16 @@ namespace dplab {
 AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
 AlgorithmDescriptor describeGradientTracking(); // algo/gradienttracking.cpp
 AlgorithmDescriptor describePushPull();         // algo/pushpull.cpp
+AlgorithmDescriptor describeRobustDpGt();       // algo/robustdpgt.cpp (paper 003)
+AlgorithmDescriptor describeDpop();             // algo/dpop.cpp (paper 003 baseline)
+AlgorithmDescriptor describeDiaDsp();           // algo/diadsp.cpp (papers 001/003 baseline)
+AlgorithmDescriptor describePgtc();             // algo/pgtc.cpp (paper 001, Algorithm 1)
+AlgorithmDescriptor describePpdc();             // algo/ppdc.cpp (paper 001, Algorithm 2)
 AlgorithmDescriptor describeLdpGradientTracking(); // algo/ldpgt.cpp (paper 000)
+AlgorithmDescriptor describeGossip();           // algo/gossipaveraging.cpp (paper 002 teaching)
+AlgorithmDescriptor describePdFtgl();           // algo/pdftgl.cpp (paper 002 Algorithm 1)
+AlgorithmDescriptor describePdOcg();            // algo/pdocg.cpp (paper 002 Algorithm 3)
+AlgorithmDescriptor describePdOgd();            // algo/pdogd.cpp (paper 002 baseline, Li et al. 2018)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
 ParamSpec stepsizeParam(double def, const std::string &help);

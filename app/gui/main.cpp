@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// dplab: the lab window. Thin by design (STYLE §2 item 1): everything lives in dplab_ui.
+//   dplab [--run] [EXPERIMENT.json]   opens the file (or the default preset) and, with --run,
+//                                     starts the run at once.
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QIcon>
+#include <QTimer>
+
+int main(int argc, char *argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("DPLab"));
+    QApplication::setApplicationName(QStringLiteral("DPLab"));
+    QApplication::setApplicationVersion(dplab::MainWindow::version());
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/dplab.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Differentially private distributed optimization and online learning over graphs."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("experiment"), QStringLiteral("Experiment file to open (.json)."),
+                                 QStringLiteral("[experiment.json]"));
+    QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("Start the run as soon as the window is shown."));
+    parser.addOption(runOption);
+    parser.process(app);
+
+    dplab::MainWindow window;
+    const QStringList files = parser.positionalArguments();
+    if (files.isEmpty())
+        window.openPreset(dplab::MainWindow::defaultPreset());
+    else
+        window.openFile(files.first());
+    window.showInitially();
+    if (parser.isSet(runOption))
+        QTimer::singleShot(0, &window, &dplab::MainWindow::startRun);
+    return app.exec();
+}

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// DiaDSP: differentially private gradient tracking by state and direction perturbation
+// (T. Ding, S. Zhu, J. He, C. Chen, X. Guan, IEEE TAC 67(2), 2021), in the uncompressed form
+// that paper 001 writes as eqs. (8)–(11) and uses as its baseline (paper 003's baseline [40]):
+//     x^a_i = x_i + ξ_{x,i},   y^a_i = y_i + ξ_{y,i},   ξ ~ Lap(s_x q^k)^r, Lap(s_y q^k)^r
+//     x_i(k+1) = Σ_j w_ij x^a_j(k) − η y_i(k)
+//     y_i(k+1) = Σ_j w_ij y^a_j(k) + ∇f_i(x_i(k+1)) − ∇f_i(x_i(k)),      y_i(0) = ∇f_i(x_i(0))
+// The sums run over all j, the agent's own noisy values included (paper 001 eq. (10) as
+// printed; there w_ii = 0 by definition, with self-loops the own term is the noisy one), so the
+// agent continues from the perturbed state. Noise enters 1ᵀy and accumulates:
+// 1ᵀy(k) = 1ᵀ(∇f(x(k)) + Σ_{t<k} ξ_y(t)), which is what paper 003's Algorithm 1 avoids.
+// Full-precision messages (no compressor).
+#include "algo/dpcommon.h"
+#include "dplab/algo/builtin.h"
+#include "dplab/algo/mixing.h"
+#include "dplab/privacy/diadspaccountant.h"
+#include "dplab/privacy/paper003accountant.h"
+#include "dplab/privacy/schedule.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+
+namespace dplab {
+
+namespace {
+
+using dp::num;
+
+class DiaDsp final : public Algorithm
+{
+public:
+    Status reset(const RunContext &ctx) override
+    {
+        mProblem = ctx.problem;
+        mMixer = Mixer(ctx.W);
+        const int n = static_cast<int>(ctx.x0.rows());
+        const int d = static_cast<int>(ctx.x0.cols());
+        mStep = paramSchedule(ctx.params, "stepsize");
+        mNoiseX = paramSchedule(ctx.privacy, "noise_x");
+        mNoiseY = paramSchedule(ctx.privacy, "noise_y");
+        mBound = paramReal(ctx.privacy, "gradient_bound");
+        mClip = paramBool(ctx.privacy, "clip");
+        if (mClip && !(mBound > 0))
+            return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
+        const double target = paramReal(ctx.privacy, "epsilon");
+        mWarnings.clear();
+        mViolationIteration = -1;
+
+        DiaDspPrivacySetup setup{mStep, mNoiseX, mNoiseY, gradientSensitivity(d, mBound)};
+        std::vector<std::string> notes;
+        if (target > 0) {
+            if (!(mBound > 0))
+                return Error::invalid("privacy.gradient_bound",
+                                      "must be > 0 to calibrate the noise to a target ε");
+            if (ctx.horizon < 1)
+                return Error::invalid("privacy.epsilon", "needs a run horizon (iterations ≥ 1)");
+            if (!(mNoiseY.a() > 0))
+                return Error::invalid("privacy.noise_y", "must be > 0: it gives the shape that "
+                                                         "the target ε rescales");
+            if (!(mNoiseX.a() > 0) && ctx.horizon > 1)
+                return Error::invalid("privacy.noise_x", "must be > 0: it gives the shape that "
+                                                         "the target ε rescales");
+            const double factor = diadspCalibrationFactor(setup, ctx.horizon - 1, target);
+            if (!std::isfinite(factor))
+                return Error::invalid("privacy.noise_x", "reaches zero: no scale gives a finite ε");
+            mNoiseX = dp::scaledSchedule(mNoiseX, factor);
+            mNoiseY = dp::scaledSchedule(mNoiseY, factor);
+            setup.noiseX = mNoiseX;
+            setup.noiseY = mNoiseY;
+            notes.push_back("calibrated: s_x(k) = " + mNoiseX.toString() + ", s_y(k) = "
+                            + mNoiseY.toString() + " give ε = " + num(target) + " after "
+                            + std::to_string(ctx.horizon) + " iterations");
+        }
+        mAccountant.reset();
+        const bool noisy = mNoiseX.a() > 0 || mNoiseY.a() > 0;
+        if (noisy && mBound > 0)
+            mAccountant = std::make_unique<DiaDspAccountant>(n, setup, notes);
+        else if (noisy)
+            mWarnings.push_back("privacy.gradient_bound is 0: no ε is accounted (the "
+                                "sensitivity needs ‖∇f_i‖₂ ≤ C)");
+        if (ctx.W.size() > 0 && ctx.W.isApprox(ctx.W.transpose(), 1e-12)) {
+            Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(ctx.W, Eigen::EigenvaluesOnly);
+            const double low = solver.eigenvalues().minCoeff();
+            if (low < 0)
+                mWarnings.push_back("W has a negative eigenvalue (" + num(low) + "): noisy gradient "
+                                    "tracking that mixes its own noisy state can oscillate; a "
+                                    "lazy (PSD) W is safer (paper-001 spec §9 item 3)");
+        }
+
+        mX = ctx.x0;
+        mGrad.resize(n, d);
+        gradients(mX, mGrad, 0);
+        mY = mGrad;
+        mNextX.resize(n, d);
+        mNextY.resize(n, d);
+        mNextGrad.resize(n, d);
+        mScale.resize(n);
+        mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
+        mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
+        mIteration = 0;
+        mBits = 0;
+        mMessages.clear();
+        return {};
+    }
+
+    void step() override
+    {
+        auto *record = mRecordMessages ? &mMessages : nullptr;
+        if (record)
+            mMessages.clear();
+        const long long k = mIteration;
+        mScale.setConstant(mNoiseX.at(k));
+        mBits += mChannelX.send(mX, mScale, record);
+        mScale.setConstant(mNoiseY.at(k));
+        mBits += mChannelY.send(mY, mScale, record);
+
+        // (10) x⁺ = W x^a − η y;  (11) y⁺ = W y^a + ∇f(x⁺) − ∇f(x).
+        mMixer.apply(mChannelX.sent(), mNextX);
+        mNextX -= mStep.at(k) * mY;
+        gradients(mNextX, mNextGrad, k + 1);
+        mMixer.apply(mChannelY.sent(), mNextY);
+        mNextY += mNextGrad - mGrad;
+
+        mX.swap(mNextX);
+        mY.swap(mNextY);
+        mGrad.swap(mNextGrad);
+        if (mAccountant)
+            mAccountant->advance();
+        ++mIteration;
+    }
+
+    const Eigen::MatrixXd &decisions() const override { return mX; }
+    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
+    std::vector<std::string> warnings() const override
+    {
+        auto out = mWarnings;
+        if (mViolationIteration >= 0 && mAccountant)
+            out.push_back("‖∇f_i‖₂ = " + num(mObservedBound) + " > C = " + num(mBound)
+                          + " at iteration " + std::to_string(mViolationIteration)
+                          + ": the accounted ε is not a guarantee (turn on privacy.clip)");
+        return out;
+    }
+    const Eigen::MatrixXd *state(const std::string &name) const override
+    {
+        if (name == "y")
+            return &mY;
+        if (name == "gradient")
+            return &mGrad;
+        return nullptr;
+    }
+
+private:
+    void gradients(const Eigen::MatrixXd &x, Eigen::MatrixXd &out, long long t)
+    {
+        mProblem->gradients(x, out, t);
+        if (mClip) {
+            dp::clipRows(out, mBound);
+        } else if (mBound > 0 && mViolationIteration < 0) {
+            const double norm = dp::maxRowNorm(out);
+            if (norm > mBound) {
+                mObservedBound = norm;
+                mViolationIteration = t;
+            }
+        }
+    }
+
+    std::shared_ptr<const Problem> mProblem;
+    Mixer mMixer;
+    Schedule mStep, mNoiseX, mNoiseY;
+    double mBound = 0.0;
+    bool mClip = false;
+    Broadcast mChannelX, mChannelY;
+    Eigen::MatrixXd mX, mY, mGrad, mNextX, mNextY, mNextGrad;
+    Eigen::VectorXd mScale;
+    std::unique_ptr<DiaDspAccountant> mAccountant;
+    std::vector<std::string> mWarnings;
+    double mObservedBound = 0.0;
+    long long mViolationIteration = -1;
+};
+
+} // namespace
+
+AlgorithmDescriptor describeDiaDsp()
+{
+    AlgorithmDescriptor d;
+    d.id = "diadsp";
+    d.name = "DiaDSP (DP gradient tracking, state and direction perturbation)";
+    d.reference = "T. Ding, S. Zhu, J. He, C. Chen, X. Guan, Differentially private distributed "
+                  "optimization via state and direction perturbation in multiagent systems, "
+                  "IEEE TAC 67(2), 2021; uncompressed form of paper 001 eqs. (8)–(11)";
+    d.explanation =
+        "Gradient tracking in which each agent broadcasts x_i + ξ_x and y_i + ξ_y (Laplace, scale "
+        "s·q^k, one draw per message) and continues from the perturbed values: x ← W x^a − η y, "
+        "y ← W y^a + ∇f(x⁺) − ∇f(x), y(0) = ∇f(x(0)). The y-noise accumulates in the tracked "
+        "gradient, 1ᵀy(k) = 1ᵀ∇f + Σ_{t<k} 1ᵀξ_y(t), so the iterates settle at a noise-dependent "
+        "point; with geometric noise the budget grows like q^{−K}. Full-precision messages.";
+    d.graphKind = GraphKind::Undirected;
+    d.weights = WeightNeeds::Doubly;
+    d.acceptsCompressor = false;
+    d.params = {stepsizeParam(0.1, "Step size η (constant in DiaDSP; a schedule is accepted).")};
+    auto nx = noiseScaleParam("noise_x", "Noise on x",
+                              "Laplace scale s_x q^k of the noise on the broadcast x_i, e.g. "
+                              "{\"type\":\"geometric\",\"a\":s_x,\"q\":q}. 0 = no noise.");
+    auto ny = noiseScaleParam("noise_y", "Noise on y",
+                              "Laplace scale s_y q^k of the noise on the broadcast tracker y_i. "
+                              "0 = no noise.");
+    d.privacyParams = {nx, ny, dp::epsilonTargetParam(), dp::gradientBoundParam(), dp::clipParam()};
+    d.create = [] { return std::make_unique<DiaDsp>(); };
+    return d;
+}
+
+} // namespace dplab

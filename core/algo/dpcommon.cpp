@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "algo/dpcommon.h"
+
+#include <Eigen/Eigenvalues>
+
+#include <sstream>
+
+namespace dplab::dp {
+
+ParamSpec epsilonTargetParam()
+{
+    return realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
+                     "Privacy budget ε to reach at the run's horizon (its iterations). When > 0 "
+                     "the noise parameters only give the shape and are all multiplied by the one "
+                     "factor that makes the accountant's ε equal this target (ε ∝ 1/scale). "
+                     "0 = use the noise parameters as given.",
+                     false, true);
+}
+
+ParamSpec gradientBoundParam()
+{
+    return realParam("gradient_bound", "Gradient bound C", 0.0, 0.0, 1e12,
+                     "C with ‖∇f_i(x)‖₂ ≤ C (paper 003 Assumption 2); the ℓ1 sensitivity of a "
+                     "gradient change is 2√r·C (eq. 22). 0 = unknown: no accountant. Without "
+                     "clipping it is the user's claim, checked on the iterates.",
+                     false, true);
+}
+
+ParamSpec clipParam()
+{
+    return boolParam("clip", "Clip gradients to C",
+                     false, "Clip every local gradient to ‖·‖₂ ≤ C before use, which enforces "
+                            "Assumption 2 (paper 003 notes clipping as the practical relaxation).");
+}
+
+void clipRows(Eigen::Ref<Eigen::MatrixXd> g, double bound)
+{
+    for (Eigen::Index i = 0; i < g.rows(); ++i) {
+        const double norm = g.row(i).norm();
+        if (norm > bound)
+            g.row(i) *= bound / norm;
+    }
+}
+
+double maxRowNorm(const Eigen::Ref<const Eigen::MatrixXd> &g)
+{
+    return g.rows() == 0 ? 0.0 : g.rowwise().norm().maxCoeff();
+}
+
+namespace {
+
+double spectralRadiusOf(const Eigen::MatrixXd &m)
+{
+    if (m.size() == 0)
+        return 0.0;
+    if (m.isApprox(m.transpose(), 1e-12)) {
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
+        return solver.eigenvalues().cwiseAbs().maxCoeff();
+    }
+    Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
+    return solver.eigenvalues().cwiseAbs().maxCoeff();
+}
+
+} // namespace
+
+double consensusSpectralRadius(const Eigen::MatrixXd &w)
+{
+    const double n = static_cast<double>(w.rows());
+    return spectralRadiusOf(w - Eigen::MatrixXd::Constant(w.rows(), w.cols(), 1.0 / n));
+}
+
+double offDiagonalSpectralRadius(const Eigen::MatrixXd &w)
+{
+    Eigen::MatrixXd off = w;
+    off.diagonal().setZero();
+    return spectralRadiusOf(off);
+}
+
+Schedule scaledSchedule(const Schedule &s, double c)
+{
+    switch (s.kind()) {
+    case Schedule::Kind::Constant:
+        return Schedule::constant(c * s.a());
+    case Schedule::Kind::Polynomial:
+        return Schedule::polynomial(c * s.a(), s.t0(), s.p());
+    case Schedule::Kind::Geometric:
+        return Schedule::geometric(c * s.a(), s.q());
+    }
+    return s;
+}
+
+std::string num(double v)
+{
+    std::ostringstream s;
+    s.precision(6);
+    s << v;
+    return s.str();
+}
+
+} // namespace dplab::dp

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Pieces shared by paper 001's PGTC (pgtc.cpp) and PPDC (ppdc.cpp): the geometrically decaying
+// Laplace noise s_i q_i^k, the privacy parameter specs, the accountant set-up and the warnings.
+// Private to core/algo.
+//
+// Threading: owned by one algorithm instance; not thread-safe.
+#pragma once
+
+#include "dplab/algo/algorithm.h"
+#include "dplab/privacy/paper001accountant.h"
+
+#include <Eigen/Core>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dplab::paper001 {
+
+/** Laplace noise ξ_{i,k} ~ Lap_d(s_i q_i^k), one stream per agent. */
+class GeometricNoise
+{
+public:
+    GeometricNoise() = default;
+    GeometricNoise(const NoiseSource &source, RngPurpose purpose, Eigen::VectorXd scale, Eigen::VectorXd decay,
+                   int d);
+
+    /** Draws ξ_k for every agent into noise(): d i.i.d. Laplace(s_i q_i^k) entries, drawn in
+     *  order from agent i's stream; an agent with s_i = 0 gets zeros and draws nothing. */
+    void draw(long long k);
+    const Eigen::MatrixXd &noise() const { return mNoise; }
+    /** s_i q_i^k, the scale used for agent i at iteration k. */
+    double scaleAt(int agent, long long k) const;
+
+private:
+    Eigen::VectorXd mScale;
+    Eigen::VectorXd mDecay;
+    std::vector<Rng> mRng;
+    Eigen::MatrixXd mNoise;
+};
+
+/** One compressor stream per agent: noise.stream(i, RngPurpose::Compressor). */
+std::vector<Rng> compressorStreams(const NoiseSource &noise, int n);
+
+/** The privacy parameters: s_x, `secondKey` ("s_y" or "s_v"), q, bound, gradient_bound, delta,
+ *  smoothness. */
+std::vector<ParamSpec> privacyParams(Paper001Method method);
+
+/** The accountant of a run, or null (with the reason appended to `warnings`) when the noise is
+ *  off or the chosen bound is unavailable. */
+std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper001Method method, double stepsize,
+                                                   double omega, std::vector<std::string> &warnings);
+
+/** Warns when α is outside (0, 1/r) of Assumption 5 for the run's compressor. */
+void checkAlpha(const RunContext &ctx, double alpha, const std::string &symbol, std::vector<std::string> &warnings);
+
+/** Warns when some q_i ≥ 1 (the paper needs 0 < q_i < 1). */
+void checkDecay(const Eigen::VectorXd &q, std::vector<std::string> &warnings);
+
+} // namespace dplab::paper001

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// PD-FTGL, paper 002 Algorithm 1 (Wang, Yang, Yao, Song, Wan, ICML 2025): blocks of L rounds,
+// a block-decoupled accelerated gossip of each block's gradient sums during the next block, one
+// PrivateSum tree per learner over the gossiped sums, and one projection per block (eq. (6)).
+// The machinery lives in privateonline.{h,cpp}.
+#include "algo/privateonline.h"
+#include "dplab/algo/builtin.h"
+
+namespace dplab {
+
+AlgorithmDescriptor describePdFtgl()
+{
+    using namespace privateonline;
+    AlgorithmDescriptor d;
+    d.id = "pd-ftgl";
+    d.name = "PD-FTGL (private decentralized FTGL)";
+    d.reference = "X. Wang, W. Yang, C. Yao, M. Song, Y. Wan, Revisiting Differentially Private Algorithms "
+                  "for Decentralized Online Learning, ICML 2025 (PMLR 267), Algorithm 1";
+    d.explanation =
+        "Rounds are grouped in blocks of L; each learner plays one decision per block. During block z "
+        "the learners run L accelerated-gossip steps (θ of eq. (7), one exchange per round, no noise) "
+        "on the previous block's sums d_i(z−1) = Σ(∇f − αx), restarting from them (block-decoupled). "
+        "Each learner feeds its gossiped sum to its own binary tree (Algorithm 2: each node noised "
+        "once with Lap^d(6√d(G+αR)(2+log₂T)/ε)), and plays x_i(z+1) = Proj_K(−ẑ_i(z)/(α(z−1)L+2h)). "
+        "x_i(1) = x_i(2) = 0 (one-block lag). (ε, 0)-DP over all T rounds; regret "
+        "Õ(n(ρ^{−1/4} + ε^{−1}ρ^{1/4})√T) (convex), Õ(n(ρ^{−1/2} + ε^{−1})) (strongly convex).";
+    auto block = intParam("block", "Block size L", 0, 0, 100000000,
+                          "Rounds per block = accelerated-gossip steps. 0 = eq. (7): "
+                          "⌈4 ln(nT√(14n))/√ρ⌉ (smaller values weaken the gossip accuracy the privacy "
+                          "proof needs).");
+    block.unit = "rounds";
+    d.params = {block,          hScaleParam(), alphaParam(), clipParam(), lipschitzParam(),
+                thetaParam(),   constraintParam(), radiusParam()};
+    d.params[1].help += " Theoretical h: G√(14LT(2 + log₂T))/R (α = 0, Cor. 3.7) or αL (α > 0, Cor. 3.8).";
+    describeCommon(d);
+    d.create = [] { return std::make_unique<BlockedPrivateLearner>(Variant::Ftgl); };
+    return d;
+}
+
+} // namespace dplab

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// PGTC — private gradient tracking with compressed communication (paper 001, Algorithm 1),
+// undirected graph, doubly stochastic W. Per agent i and iteration k = 0, 1, ...:
+//   5   ξ_{x_i,k} ~ Lap_d(s_{ξx_i} q_i^k),  ξ_{y_i,k} ~ Lap_d(s_{ξy_i} q_i^k)
+//   6   x^a_i = x_i + ξ_{x_i,k},  y^a_i = y_i + ξ_{y_i,k}                                 (8), (9)
+//   7   broadcast C(x^a_i − x^c_i) and C(y^a_i − y^c_i)
+//   9   x̂_j = x^c_j + C(x^a_j − x^c_j),  ŷ_j = y^c_j + C(y^a_j − y^c_j)                 (14), (15)
+//       x^c_j ← (1 − α_x) x^c_j + α_x x̂_j,  y^c_j ← (1 − α_y) y^c_j + α_y ŷ_j          (16), (17)
+//  10   x_i ← x^a_i + γ Σ_j w_ij (x̂_j − x̂_i) − η y_i                                     (12)
+//       y_i ← y^a_i + γ Σ_j w_ij (ŷ_j − ŷ_i) + ∇f_i(x_i⁺) − ∇f_i(x_i)                    (13)
+// with x^c = y^c = 0 and y_i(0) = ∇f_i(x_i(0)). The noise is KEPT: the agent continues from its
+// noisy x^a_i, y^a_i (unlike Broadcast's noise-on-the-message semantics). −η y_i uses the
+// un-noised tracker. The self weight w_ii multiplies x̂_i − x̂_i = 0, so only the off-diagonal
+// of W enters: Σ_j w_ij (x̂_j − x̂_i) = −(L x̂)_i with L = D − W the Laplacian of the weights.
+//
+// Invariant (paper eq. (26)/(51)): because 1ᵀL = 0 (W symmetric / doubly stochastic),
+//     Σ_i y_{i,k} = Σ_i ∇f_i(x_{i,k}) + Σ_i Σ_{t<k} ξ_{y_i,t}
+// for any compressor, any α, with or without error feedback; likewise
+//     Σ_i x_{i,k+1} = Σ_i (x_{i,k} + ξ_{x_i,k}) − η Σ_i y_{i,k}.
+//
+// Randomness: ξ_x from noise.stream(i, NoiseX), ξ_y from noise.stream(i, NoiseY), d draws per
+// agent and message in coordinate order (the same numbers Broadcast would draw); compressor
+// randomness from one stream per agent, noise.stream(i, Compressor), used by the x message then
+// the y message. Bits: the compressor's count for each of the 2 messages per agent per iteration.
+#include "algo/paper001common.h"
+#include "dplab/algo/builtin.h"
+#include "dplab/algo/referencechannel.h"
+
+#include <Eigen/SparseCore>
+
+namespace dplab {
+
+namespace {
+
+class Pgtc final : public Algorithm
+{
+public:
+    Status reset(const RunContext &ctx) override
+    {
+        const int n = static_cast<int>(ctx.x0.rows());
+        const int d = static_cast<int>(ctx.x0.cols());
+        mProblem = ctx.problem;
+        mWarnings.clear();
+        mEta = paramReal(ctx.params, "stepsize");
+        mGamma = paramReal(ctx.params, "gamma");
+        const double alphaX = paramReal(ctx.params, "alpha_x");
+        const double alphaY = paramReal(ctx.params, "alpha_y");
+        const bool feedback = paramBool(ctx.params, "error_feedback");
+
+        Eigen::MatrixXd off = ctx.W;
+        off.diagonal().setZero();
+        mOff = off.sparseView(0.0, 0.0);
+        mOff.makeCompressed();
+        mOffRowSum = off.rowwise().sum();
+
+        const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
+        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, paramPerAgent(ctx.privacy, "s_x", n), q, d);
+        mNoiseY = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, paramPerAgent(ctx.privacy, "s_y", n), q, d);
+        mCompressorRng = paper001::compressorStreams(ctx.noise, n);
+        mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
+        mChannelY = ReferenceChannel("y", n, d, ctx.compressor, alphaY, feedback);
+
+        mX = ctx.x0;
+        mGrad.resize(n, d);
+        mProblem->gradients(mX, mGrad, 0);
+        mY = mGrad;
+        mXa.resize(n, d);
+        mYa.resize(n, d);
+        mLap.resize(n, d);
+        mNextGrad.resize(n, d);
+
+        if (mGamma > 1.0)
+            mWarnings.push_back("γ > 1: Lemma 3 takes γ ∈ (0, 1] (W_γ = (1 − γ)I + γW)");
+        paper001::checkAlpha(ctx, alphaX, "α_x", mWarnings);
+        paper001::checkAlpha(ctx, alphaY, "α_y", mWarnings);
+        paper001::checkDecay(q, mWarnings);
+        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Pgtc, mEta, 1.0, mWarnings);
+
+        mIteration = 0;
+        mBits = 0;
+        return {};
+    }
+
+    void step() override
+    {
+        auto *record = mRecordMessages ? &mMessages : nullptr;
+        if (record)
+            mMessages.clear();
+        const long long k = mIteration;
+        // 5–6: draw the noise and perturb the states (8), (9).
+        mNoiseX.draw(k);
+        mNoiseY.draw(k);
+        mXa = mX + mNoiseX.noise();
+        mYa = mY + mNoiseY.noise();
+        // 7–9: compressed differences to the reference points, (14)–(17).
+        mBits += mChannelX.send(mXa, mCompressorRng, record, &mNoiseX.noise());
+        mBits += mChannelY.send(mYa, mCompressorRng, record, &mNoiseY.noise());
+        // 10: (12) x ← x^a + γ Σ_j w_ij (x̂_j − x̂_i) − η y.
+        consensus(mChannelX.estimates());
+        mX = mXa + mGamma * mLap - mEta * mY;
+        // (13) y ← y^a + γ Σ_j w_ij (ŷ_j − ŷ_i) + ∇f(x⁺) − ∇f(x).
+        mProblem->gradients(mX, mNextGrad, k + 1);
+        consensus(mChannelY.estimates());
+        mY = mYa + mGamma * mLap + (mNextGrad - mGrad);
+        mGrad.swap(mNextGrad);
+        ++mIteration;
+        if (mAccountant)
+            mAccountant->advance();
+    }
+
+    const Eigen::MatrixXd &decisions() const override { return mX; }
+    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
+    std::vector<std::string> warnings() const override { return mWarnings; }
+
+    const Eigen::MatrixXd *state(const std::string &name) const override
+    {
+        if (name == "y")
+            return &mY;
+        if (name == "gradient")
+            return &mGrad;
+        if (name == "x_ref")
+            return &mChannelX.references();
+        if (name == "y_ref")
+            return &mChannelY.references();
+        if (name == "x_hat")
+            return &mChannelX.estimates();
+        if (name == "y_hat")
+            return &mChannelY.estimates();
+        if (name == "noise_x")
+            return &mNoiseX.noise();
+        if (name == "noise_y")
+            return &mNoiseY.noise();
+        if (name == "residual_x")
+            return &mChannelX.residuals();
+        if (name == "residual_y")
+            return &mChannelY.residuals();
+        return nullptr;
+    }
+
+private:
+    /** mLap.row(i) = Σ_{j≠i} w_ij (v_j − v_i). */
+    void consensus(const Eigen::MatrixXd &v)
+    {
+        mLap.noalias() = mOff * v;
+        mLap -= mOffRowSum.asDiagonal() * v;
+    }
+
+    std::shared_ptr<const Problem> mProblem;
+    double mEta = 0.1;
+    double mGamma = 0.2;
+    Eigen::SparseMatrix<double, Eigen::RowMajor> mOff;
+    Eigen::VectorXd mOffRowSum;
+    paper001::GeometricNoise mNoiseX, mNoiseY;
+    std::vector<Rng> mCompressorRng;
+    ReferenceChannel mChannelX, mChannelY;
+    Eigen::MatrixXd mX, mY, mGrad, mXa, mYa, mLap, mNextGrad;
+    std::unique_ptr<Paper001Accountant> mAccountant;
+    std::vector<std::string> mWarnings;
+};
+
+} // namespace
+
+AlgorithmDescriptor describePgtc()
+{
+    AlgorithmDescriptor d;
+    d.id = "pgtc";
+    d.name = "PGTC (private compressed gradient tracking)";
+    d.reference = "A. Xie, X. Yi, X. Wang, M. Cao, X. Ren, Differentially private and communication-efficient "
+                  "distributed nonconvex optimization algorithms, arXiv:2307.16656 (Algorithm 1)";
+    d.explanation = "Gradient tracking in which each agent adds geometrically decaying Laplace noise s·q^k to "
+                    "its x and y and keeps it, then sends only compressed differences C(x^a − x^c), "
+                    "C(y^a − y^c) to reference points x^c, y^c that every neighbour updates identically. "
+                    "The consensus step γ Σ_j w_ij (x̂_j − x̂_i) uses the reconstructed x̂ = x^c + C(·). "
+                    "It converges linearly (P–L) to a neighbourhood set by the y-noise accumulated in the "
+                    "tracker, whatever the compressor. 2 compressed messages per agent and iteration.";
+    d.graphKind = GraphKind::Undirected;
+    d.weights = WeightNeeds::Doubly;
+    d.acceptsCompressor = true;
+
+    auto eta = realParam("stepsize", "Step size η", 0.1, 0.0, 1e3,
+                         "η: the constant step on the tracker, x ← … − η y (Table I: 0.1 for C1/C2, 0.15 "
+                         "for C3). Theorems 1/2 take η = ζ γ ρ²/L_f with a very small ζ.",
+                         true, true);
+    eta.condition = "Theorems 1/2: η = ζ_η γ ρ²/L_f; Propositions 1: η < 1/(2L_f)";
+    auto gamma = realParam("gamma", "Consensus step γ", 0.2, 0.0, 1e3,
+                           "γ: weight of the compressed consensus correction γ Σ_j w_ij (x̂_j − x̂_i) "
+                           "(Table I: 0.2 for C1/C2, 0.1 for C3). γ = 1 with the identity compressor gives "
+                           "DiaDSP (10)–(11).",
+                           true);
+    gamma.condition = "Lemma 3: γ ∈ (0, 1]; Theorems 1/2: γ = ζ_γ ρ φ_1";
+    auto ax = realParam("alpha_x", "Reference step α_x", 0.5, 0.0, 1e3,
+                        "α_x: step of the reference point, x^c ← (1 − α_x) x^c + α_x x̂ (16) (Table I: 0.5).",
+                        true);
+    ax.condition = "α_x ∈ (0, 1/r) (Lemma 1)";
+    auto ay = realParam("alpha_y", "Reference step α_y", 0.5, 0.0, 1e3,
+                        "α_y: step of the reference point, y^c ← (1 − α_y) y^c + α_y ŷ (17) (Table I: 0.5).",
+                        true);
+    ay.condition = "α_y ∈ (0, 1/r) (Lemma 1)";
+    auto ef = boolParam("error_feedback", "Error feedback", false,
+                        "Not in paper 001: add a residual memory e_i to the difference before compression, "
+                        "C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
+    d.params = {eta, gamma, ax, ay, ef};
+    d.privacyParams = paper001::privacyParams(Paper001Method::Pgtc);
+    d.create = [] { return std::make_unique<Pgtc>(); };
+    return d;
+}
+
+} // namespace dplab

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// PPDC — private primal-dual with compressed communication (paper 001, Algorithm 2), undirected
+// graph, doubly stochastic W used through its Laplacian L = D − W (D = diag of the off-diagonal
+// row sums; L = I − W when W is stochastic, whatever its diagonal). Per agent i, k = 0, 1, ...:
+//   5   ξ_{x_i,k} ~ Lap_d(s_{ξx_i} q_i^k),  ξ_{v_i,k} ~ Lap_d(s_{ξv_i} q_i^k)
+//   6   broadcast C(x_i + ξ_{x_i,k} − x^c_i)  (one compressed vector)
+//       x̂_j = x^c_j + C(x^a_j − x^c_j) for j ∈ N_i ∪ {i}                                 (14)
+//   8   x_i ← x_i + ξ_{x_i,k} − η (γ Σ_j L_ij x̂_j + ω v_i + ∇f_i(x_i))                   (31)
+//       v_i ← v_i + ξ_{v_i,k} + η ω Σ_j L_ij x̂_j                                         (32)
+//   9   x^c_j ← (1 − α_x) x^c_j + α_x x̂_j for j ∈ N_i ∪ {i}                              (16)
+// with x^c = 0, v = 0. The gradient is taken at the un-noised x_i; both noises are kept in the
+// state; v is never sent. Step 9 of the paper updates only x^c_i; the neighbours' copies x^c_j
+// (needed to form x̂_j) are updated the same way, as Algorithm 1 states explicitly.
+//
+// Invariants (paper (79), and (80) with the upper limit k − 1): since 1ᵀL = 0,
+//     Σ_i v_{i,k} = Σ_i Σ_{t<k} ξ_{v_i,t}
+//     x̄_{k+1} = x̄_k + ξ̄_{x,k} − η ḡ_k − η ω v̄_k,   ḡ_k = (1/n) Σ_i ∇f_i(x_{i,k}).
+//
+// Randomness: ξ_x from noise.stream(i, NoiseX), ξ_v from noise.stream(i, NoiseY), compressor
+// randomness from noise.stream(i, Compressor). Bits: one compressed message per agent and
+// iteration.
+#include "algo/paper001common.h"
+#include "dplab/algo/builtin.h"
+#include "dplab/algo/referencechannel.h"
+
+#include <Eigen/SparseCore>
+
+namespace dplab {
+
+namespace {
+
+class Ppdc final : public Algorithm
+{
+public:
+    Status reset(const RunContext &ctx) override
+    {
+        const int n = static_cast<int>(ctx.x0.rows());
+        const int d = static_cast<int>(ctx.x0.cols());
+        mProblem = ctx.problem;
+        mWarnings.clear();
+        mEta = paramReal(ctx.params, "stepsize");
+        mGamma = paramReal(ctx.params, "gamma");
+        mOmega = paramReal(ctx.params, "omega");
+        const double alphaX = paramReal(ctx.params, "alpha_x");
+        const bool feedback = paramBool(ctx.params, "error_feedback");
+
+        Eigen::MatrixXd off = ctx.W;
+        off.diagonal().setZero();
+        mOff = off.sparseView(0.0, 0.0);
+        mOff.makeCompressed();
+        mOffRowSum = off.rowwise().sum();
+
+        const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
+        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, paramPerAgent(ctx.privacy, "s_x", n), q, d);
+        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, paramPerAgent(ctx.privacy, "s_v", n), q, d);
+        mCompressorRng = paper001::compressorStreams(ctx.noise, n);
+        mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
+
+        mX = ctx.x0;
+        mV = Eigen::MatrixXd::Zero(n, d);
+        mGrad.resize(n, d);
+        mXa.resize(n, d);
+        mLap.resize(n, d);
+
+        paper001::checkAlpha(ctx, alphaX, "α_x", mWarnings);
+        paper001::checkDecay(q, mWarnings);
+        if (mOmega <= 1.0)
+            mWarnings.push_back("ω ≤ 1: Theorems 4/5 need ω > ζ̃_2 > 1 (Remark 6)");
+        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Ppdc, mEta, mOmega, mWarnings);
+
+        mIteration = 0;
+        mBits = 0;
+        return {};
+    }
+
+    void step() override
+    {
+        auto *record = mRecordMessages ? &mMessages : nullptr;
+        if (record)
+            mMessages.clear();
+        const long long k = mIteration;
+        // 5: draw the noises; 6–7: broadcast C(x^a − x^c) and reconstruct x̂ (14).
+        mNoiseX.draw(k);
+        mNoiseV.draw(k);
+        mXa = mX + mNoiseX.noise();
+        mProblem->gradients(mX, mGrad, k);
+        mBits += mChannelX.send(mXa, mCompressorRng, record, &mNoiseX.noise());
+        // 8: (31) and (32) with mLap = L x̂ (row i: Σ_{j≠i} w_ij (x̂_i − x̂_j)).
+        const Eigen::MatrixXd &xHat = mChannelX.estimates();
+        mLap.noalias() = mOffRowSum.asDiagonal() * xHat;
+        mLap -= mOff * xHat;
+        mX = mXa - mEta * (mGamma * mLap + mOmega * mV + mGrad);
+        mV += mNoiseV.noise() + (mEta * mOmega) * mLap;
+        // 9: (16) was applied by the channel to every holder's copy.
+        ++mIteration;
+        if (mAccountant)
+            mAccountant->advance();
+    }
+
+    const Eigen::MatrixXd &decisions() const override { return mX; }
+    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
+    std::vector<std::string> warnings() const override { return mWarnings; }
+
+    const Eigen::MatrixXd *state(const std::string &name) const override
+    {
+        if (name == "v")
+            return &mV;
+        if (name == "gradient")
+            return &mGrad; // ∇f at the previous iterate x_{k−1} (the one the last step used)
+        if (name == "x_ref")
+            return &mChannelX.references();
+        if (name == "x_hat")
+            return &mChannelX.estimates();
+        if (name == "noise_x")
+            return &mNoiseX.noise();
+        if (name == "noise_v")
+            return &mNoiseV.noise();
+        if (name == "residual_x")
+            return &mChannelX.residuals();
+        return nullptr;
+    }
+
+private:
+    std::shared_ptr<const Problem> mProblem;
+    double mEta = 0.015;
+    double mGamma = 45;
+    double mOmega = 5;
+    Eigen::SparseMatrix<double, Eigen::RowMajor> mOff;
+    Eigen::VectorXd mOffRowSum;
+    paper001::GeometricNoise mNoiseX, mNoiseV;
+    std::vector<Rng> mCompressorRng;
+    ReferenceChannel mChannelX;
+    Eigen::MatrixXd mX, mV, mGrad, mXa, mLap;
+    std::unique_ptr<Paper001Accountant> mAccountant;
+    std::vector<std::string> mWarnings;
+};
+
+} // namespace
+
+AlgorithmDescriptor describePpdc()
+{
+    AlgorithmDescriptor d;
+    d.id = "ppdc";
+    d.name = "PPDC (private compressed primal-dual)";
+    d.reference = "A. Xie, X. Yi, X. Wang, M. Cao, X. Ren, Differentially private and communication-efficient "
+                  "distributed nonconvex optimization algorithms, arXiv:2307.16656 (Algorithm 2)";
+    d.explanation = "The primal-dual method of Yi et al. with geometrically decaying Laplace noise s·q^k added "
+                    "to x and to the (never sent) dual v and kept in the state. Each agent sends one "
+                    "compressed difference C(x^a − x^c) to a reference point x^c per iteration and uses the "
+                    "reconstructed x̂ = x^c + C(·) in the Laplacian terms. The v-noise accumulates in Σ v and "
+                    "sets the accuracy (about ω times PGTC's).";
+    d.graphKind = GraphKind::Undirected;
+    d.weights = WeightNeeds::Doubly;
+    d.acceptsCompressor = true;
+
+    auto eta = realParam("stepsize", "Step size η", 0.015, 0.0, 1e3,
+                         "η: the primal-dual step (Table I: 0.015 for C1, 0.01 for C2/C3).", true, true);
+    eta.condition = "Theorems 4/5: 0 < η < ζ̃_3; Proposition 2: η < 1/(2L_f)";
+    auto gamma = realParam("gamma", "Consensus weight γ", 45.0, 0.0, 1e6,
+                           "γ: weight of the consensus term γ L x̂ in the primal update (31) "
+                           "(Table I: 45 for C1/C2, 25 for C3).",
+                           true, true);
+    gamma.condition = "Theorems 4/5: γ = ζ̃_1 ω";
+    auto omega = realParam("omega", "Dual weight ω", 5.0, 0.0, 1e6,
+                           "ω: weight of the dual variable in (31) and of the dual ascent η ω L x̂ in (32) "
+                           "(Table I: 5).",
+                           true, true);
+    omega.condition = "Theorems 4/5: ω > ζ̃_2 > 1";
+    auto ax = realParam("alpha_x", "Reference step α_x", 0.2, 0.0, 1e3,
+                        "α_x: step of the reference point, x^c ← (1 − α_x) x^c + α_x x̂ (16) (Table I: 0.2).",
+                        true);
+    ax.condition = "α_x ∈ (0, 1/r) (Theorems 4/5)";
+    auto ef = boolParam("error_feedback", "Error feedback", false,
+                        "Not in paper 001: add a residual memory e_i to the difference before compression, "
+                        "C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
+    d.params = {eta, gamma, omega, ax, ef};
+    d.privacyParams = paper001::privacyParams(Paper001Method::Ppdc);
+    d.create = [] { return std::make_unique<Ppdc>(); };
+    return d;
+}
+
+} // namespace dplab

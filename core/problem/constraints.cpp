@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/problem/constraints.h"
+
+#include "dplab/problem/problem.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+
+namespace dplab {
+
+namespace {
+
+using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+Eigen::Map<const RowMajorMatrix> asMatrix(const Eigen::Ref<const Eigen::VectorXd> &x, int rows, int cols)
+{
+    return Eigen::Map<const RowMajorMatrix>(x.data(), rows, cols);
+}
+
+} // namespace
+
+// --- R^d --------------------------------------------------------------------------------------
+
+void FullSpace::linearMinimizer(const Eigen::Ref<const Eigen::VectorXd> &, Eigen::Ref<Eigen::VectorXd> v) const
+{
+    assert(false && "FullSpace::linearMinimizer: R^d is unbounded, no linear minimizer exists");
+    v.setZero();
+}
+
+bool FullSpace::contains(const Eigen::Ref<const Eigen::VectorXd> &x, double) const
+{
+    return x.allFinite();
+}
+
+Json FullSpace::toJson() const
+{
+    return Json{{"type", id()}};
+}
+
+// --- ℓ2 ball ----------------------------------------------------------------------------------
+
+void L2Ball::project(Eigen::Ref<Eigen::VectorXd> x) const
+{
+    const double norm = x.norm();
+    if (norm > mR)
+        x *= mR / norm;
+}
+
+void L2Ball::linearMinimizer(const Eigen::Ref<const Eigen::VectorXd> &g, Eigen::Ref<Eigen::VectorXd> v) const
+{
+    const double norm = g.norm();
+    if (norm > 0.0)
+        v = (-mR / norm) * g;
+    else
+        v.setZero();
+}
+
+bool L2Ball::contains(const Eigen::Ref<const Eigen::VectorXd> &x, double tol) const
+{
+    return x.norm() <= mR + tol;
+}
+
+Json L2Ball::toJson() const
+{
+    return Json{{"type", id()}, {"radius", mR}};
+}
+
+// --- box --------------------------------------------------------------------------------------
+
+void Box::project(Eigen::Ref<Eigen::VectorXd> x) const
+{
+    x = x.cwiseMax(mLo).cwiseMin(mHi);
+}
+
+void Box::linearMinimizer(const Eigen::Ref<const Eigen::VectorXd> &g, Eigen::Ref<Eigen::VectorXd> v) const
+{
+    for (Eigen::Index k = 0; k < g.size(); ++k)
+        v[k] = g[k] > 0.0 ? mLo : g[k] < 0.0 ? mHi : 0.5 * (mLo + mHi);
+}
+
+bool Box::contains(const Eigen::Ref<const Eigen::VectorXd> &x, double tol) const
+{
+    return (x.array() >= mLo - tol).all() && (x.array() <= mHi + tol).all();
+}
+
+double Box::radius() const
+{
+    return std::sqrt(static_cast<double>(mD)) * std::max(std::abs(mLo), std::abs(mHi));
+}
+
+Json Box::toJson() const
+{
+    return Json{{"type", id()}, {"lo", mLo}, {"hi", mHi}};
+}
+
+// --- trace-norm ball ----------------------------------------------------------------------------
+
+Eigen::VectorXd projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s, double tau)
+{
+    Eigen::VectorXd positive = s.cwiseMax(0.0);
+    if (positive.sum() <= tau)
+        return positive;
+    // Projection onto {Σ = τ, ≥ 0}: sort descending, find the threshold λ (Duchi et al. 2008).
+    std::vector<double> u(positive.data(), positive.data() + positive.size());
+    std::sort(u.begin(), u.end(), std::greater<double>());
+    double cumulative = 0.0, lambda = 0.0;
+    for (std::size_t j = 0; j < u.size(); ++j) {
+        cumulative += u[j];
+        const double candidate = (cumulative - tau) / static_cast<double>(j + 1);
+        if (u[j] - candidate > 0.0)
+            lambda = candidate;
+    }
+    return (positive.array() - lambda).cwiseMax(0.0).matrix();
+}
+
+double traceNorm(const Eigen::Ref<const Eigen::VectorXd> &x, int rows, int cols)
+{
+    const RowMajorMatrix m = asMatrix(x, rows, cols);
+    return Eigen::JacobiSVD<Eigen::MatrixXd>(m).singularValues().sum();
+}
+
+void TraceNormBall::project(Eigen::Ref<Eigen::VectorXd> x) const
+{
+    const Eigen::MatrixXd m = asMatrix(x, mRows, mCols);
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    const Eigen::VectorXd &s = svd.singularValues();
+    if (s.sum() <= mTau)
+        return;
+    const Eigen::VectorXd shrunk = projectCappedSimplex(s, mTau);
+    const RowMajorMatrix projected = svd.matrixU() * shrunk.asDiagonal() * svd.matrixV().transpose();
+    x = Eigen::Map<const Eigen::VectorXd>(projected.data(), projected.size());
+}
+
+void TraceNormBall::linearMinimizer(const Eigen::Ref<const Eigen::VectorXd> &g, Eigen::Ref<Eigen::VectorXd> v) const
+{
+    const auto gm = asMatrix(g, mRows, mCols);
+    Eigen::Map<RowMajorMatrix> out(v.data(), mRows, mCols);
+    // Top singular pair from the smaller Gram matrix: G Gᵀ u = σ² u, v₁ = Gᵀ u / σ (or the
+    // transposed case). The minimizer of ⟨G, V⟩ over the ball is −τ u₁ v₁ᵀ.
+    if (mRows <= mCols) {
+        const Eigen::MatrixXd gram = gm * gm.transpose();
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
+        const Eigen::Index top = mRows - 1;
+        const double sigma = std::sqrt(std::max(0.0, eig.eigenvalues()[top]));
+        if (sigma <= 0.0) {
+            v.setZero();
+            return;
+        }
+        const Eigen::VectorXd u = eig.eigenvectors().col(top);
+        const Eigen::RowVectorXd right = (u.transpose() * gm) / sigma;
+        out.noalias() = (-mTau) * u * right;
+    } else {
+        const Eigen::MatrixXd gram = gm.transpose() * gm;
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
+        const Eigen::Index top = mCols - 1;
+        const double sigma = std::sqrt(std::max(0.0, eig.eigenvalues()[top]));
+        if (sigma <= 0.0) {
+            v.setZero();
+            return;
+        }
+        const Eigen::VectorXd right = eig.eigenvectors().col(top);
+        const Eigen::VectorXd u = (gm * right) / sigma;
+        out.noalias() = (-mTau) * u * right.transpose();
+    }
+}
+
+bool TraceNormBall::contains(const Eigen::Ref<const Eigen::VectorXd> &x, double tol) const
+{
+    return traceNorm(x, mRows, mCols) <= mTau + tol;
+}
+
+Json TraceNormBall::toJson() const
+{
+    return Json{{"type", id()}, {"rows", mRows}, {"radius", mTau}};
+}
+
+// --- registry ---------------------------------------------------------------------------------
+
+const std::vector<Descriptor> &constraintDescriptors()
+{
+    static const std::vector<Descriptor> descriptors = [] {
+        std::vector<Descriptor> out;
+        Descriptor none;
+        none.id = "none";
+        none.name = "Unconstrained (R^d)";
+        none.explanation = "No constraint: projection is the identity; projection-free methods "
+                           "cannot run (no linear minimizer over an unbounded set).";
+        out.push_back(none);
+
+        Descriptor ball;
+        ball.id = "l2-ball";
+        ball.name = "Euclidean ball";
+        ball.explanation = "K = {‖x‖₂ ≤ r}. Projection rescales x onto the sphere when it lies "
+                           "outside; the linear minimizer of ⟨g, v⟩ is −r g/‖g‖.";
+        ball.params = {realParam("radius", "Radius r", 1.0, 0.0, 1e12, "Radius of the ball (R of paper 002).",
+                                 true, true)};
+        out.push_back(ball);
+
+        Descriptor box;
+        box.id = "box";
+        box.name = "Box";
+        box.explanation = "K = {lo ≤ x_k ≤ hi for every coordinate}. Projection clamps each "
+                          "coordinate; the linear minimizer picks lo or hi by the sign of g_k.";
+        box.params = {realParam("lo", "Lower bound", -1.0, -1e12, 1e12, "Lower bound of every coordinate."),
+                      realParam("hi", "Upper bound", 1.0, -1e12, 1e12, "Upper bound of every coordinate.")};
+        out.push_back(box);
+
+        Descriptor trace;
+        trace.id = "trace-norm";
+        trace.name = "Trace-norm ball";
+        trace.reference = "Paper 002 §4.1 (Wang et al., ICML 2025), after Zhang et al. 2017";
+        trace.explanation = "K = {X ∈ R^{q×p} : ‖X‖_* ≤ τ} for a matrix decision stored row-major "
+                            "(x[r·p + c] = X(r, c)). Exact projection: SVD and projection of the "
+                            "singular values onto {s ≥ 0, Σ s ≤ τ}. Linear minimizer: −τ u₁v₁ᵀ from "
+                            "the top singular pair.";
+        trace.params = {realParam("radius", "Radius τ", 10.0, 0.0, 1e12, "Trace-norm bound τ (paper: 10).",
+                                  true, true),
+                        intParam("rows", "Rows q", 1, 1, 1000000,
+                                 "Rows q of the matrix decision (number of classes); the columns are d/q.")};
+        out.push_back(trace);
+        return out;
+    }();
+    return descriptors;
+}
+
+Result<std::shared_ptr<const ConstraintSet>> makeConstraintSet(const Json &spec, int dimension, const std::string &path)
+{
+    if (spec.is_null())
+        return std::shared_ptr<const ConstraintSet>(std::make_shared<FullSpace>(dimension));
+    if (!spec.is_object())
+        return Error::invalid(path, "must be an object {\"type\": ...}");
+    if (!spec.contains("type") || !spec["type"].is_string())
+        return Error::invalid(joinPath(path, "type"), "must name a constraint set (none, l2-ball, box, trace-norm)");
+    const std::string type = spec["type"].get<std::string>();
+    const Descriptor *descriptor = nullptr;
+    for (const auto &d : constraintDescriptors())
+        if (d.id == type)
+            descriptor = &d;
+    if (!descriptor)
+        return Error::invalid(joinPath(path, "type"), "unknown constraint set '" + type
+                                                          + "' (none, l2-ball, box, trace-norm)");
+    Json rest = spec;
+    rest.erase("type");
+    auto params = resolveParams(descriptor->params, rest, path);
+    if (!params)
+        return params.error();
+    const Json &p = params.value();
+    if (type == "none")
+        return std::shared_ptr<const ConstraintSet>(std::make_shared<FullSpace>(dimension));
+    if (type == "l2-ball")
+        return std::shared_ptr<const ConstraintSet>(std::make_shared<L2Ball>(dimension, paramReal(p, "radius")));
+    if (type == "box") {
+        const double lo = paramReal(p, "lo"), hi = paramReal(p, "hi");
+        if (lo > hi)
+            return Error::invalid(joinPath(path, "lo"), "must be <= hi");
+        return std::shared_ptr<const ConstraintSet>(std::make_shared<Box>(dimension, lo, hi));
+    }
+    const long long rows = paramInt(p, "rows");
+    if (dimension % rows != 0)
+        return Error::invalid(joinPath(path, "rows"), "must divide the dimension " + std::to_string(dimension));
+    return std::shared_ptr<const ConstraintSet>(
+        std::make_shared<TraceNormBall>(static_cast<int>(rows), static_cast<int>(dimension / rows), paramReal(p, "radius")));
+}
+
+std::shared_ptr<const ConstraintSet> constraintSetOf(const Problem &problem)
+{
+    if (const auto *has = dynamic_cast<const HasConstraintSet *>(&problem))
+        return has->constraintSet();
+    return nullptr;
+}
+
+} // namespace dplab

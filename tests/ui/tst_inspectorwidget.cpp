@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// InspectorWidget: the verdicts follow every edit — connectivity with the offending nodes,
+// stochasticity/symmetry/PSD, σ₂ and the spectral gap against hand-computed values, Perron
+// vectors that are fixed points — for the weights of the selected run.
+#include "experimentdocument.h"
+#include "graphdocument.h"
+#include "inspectorwidget.h"
+#include "presetlibrary.h"
+
+#include <QSignalSpy>
+#include "uitest.h"
+
+#include <QTest>
+#include <QUndoStack>
+
+#include <cmath>
+
+using namespace dplab;
+
+namespace {
+
+Json ringExperiment(int n)
+{
+    std::string undirected;
+    for (const auto &d : algorithmRegistry())
+        if (d.graphKind != GraphKind::Directed && d.weights == WeightNeeds::Doubly && !d.needsOnline) {
+            undirected = d.id;
+            break;
+        }
+    Json edges = Json::array();
+    for (int i = 0; i < n; ++i)
+        edges.push_back({i, (i + 1) % n});
+    return Json{{"format", "dplab-experiment"},
+                {"version", 1},
+                {"graph", {{"directed", false}, {"nodes", n}, {"edges", edges}, {"weights", {{"scheme", "metropolis"}}}}},
+                {"problem", {{"type", "quadratic"}, {"dimension", 2}}},
+                {"runs", Json::array({Json{{"label", "a"}, {"algorithm", undirected}}})}};
+}
+
+} // namespace
+
+class TestInspectorWidget : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void ringOfFourMetropolis();
+    void followsEdits();
+    void directedPushPullPerronVectors();
+    void badWeightsNamed();
+};
+
+void TestInspectorWidget::ringOfFourMetropolis()
+{
+    ExperimentDocument doc;
+    QString error;
+    QVERIFY2(doc.loadJson(ringExperiment(4), QString(), QString(), &error), qPrintable(error));
+    InspectorWidget inspector(&doc);
+    inspector.refresh();
+    const Inspection &in = inspector.inspection();
+    QCOMPARE(in.nodes, 4);
+    QCOMPARE(in.edges, 4);
+    QVERIFY(in.connectivity.connected);
+    QCOMPARE(in.matrices.size(), 1);
+    const MatrixReport &w = in.matrices[0];
+    QVERIFY(w.error.isEmpty());
+    QVERIFY(w.facts.rowStochastic && w.facts.columnStochastic && w.facts.symmetric);
+    // Ring of 4, every degree 2: w_ij = 1/3 on edges and the diagonal. W is the circulant
+    // (1/3)(I + P + Pᵀ) with eigenvalues (1 + 2cos(2πk/4))/3 = 1, 1/3, −1/3, 1/3.
+    QVERIFY(std::abs(w.facts.sigma2 - 1.0 / 3.0) < 1e-12);
+    QVERIFY(std::abs(w.facts.spectralGap - 2.0 / 3.0) < 1e-12);
+    QVERIFY(std::abs(w.facts.consensusRate - 1.0 / 3.0) < 1e-12);
+    QVERIFY(!w.facts.psd); // eigenvalue −1/3
+    QVERIFY(inspector.text().contains(QStringLiteral("connected")));
+
+    // Lazy Metropolis (I + W)/2 is PSD: eigenvalues 1, 2/3, 1/3, 2/3.
+    doc.setValue("/graph/weights", Json{{"scheme", "lazy-metropolis"}}, QStringLiteral("lazy"));
+    inspector.refresh();
+    const MatrixReport &lazy = inspector.inspection().matrices[0];
+    QVERIFY(lazy.facts.psd);
+    QVERIFY(std::abs(lazy.facts.sigma2 - 2.0 / 3.0) < 1e-12);
+}
+
+void TestInspectorWidget::followsEdits()
+{
+    ExperimentDocument doc;
+    QString error;
+    QVERIFY(doc.loadJson(ringExperiment(5), QString(), QString(), &error));
+    InspectorWidget inspector(&doc);
+    QSignalSpy inspected(&inspector, &InspectorWidget::inspected);
+    // Cutting two edges of a ring splits it: the far piece is reported.
+    doc.graphDocument()->deleteElements({}, {Edge{1, 2}, Edge{3, 4}});
+    QVERIFY(inspected.wait(2000));
+    QVERIFY(!inspector.inspection().connectivity.connected);
+    QCOMPARE(inspector.inspection().connectivity.offending, (std::vector<int>{2, 3}));
+    QVERIFY(inspector.text().contains(QStringLiteral("offending")));
+    doc.undoStack()->undo();
+    QVERIFY(inspected.wait(2000));
+    QVERIFY(inspector.inspection().connectivity.connected);
+    QCOMPARE(inspector.inspection().edges, 5);
+    // Adding a node updates the counts (isolated: not connected).
+    doc.graphDocument()->addNode({0, 0});
+    QVERIFY(inspected.wait(2000));
+    QCOMPARE(inspector.inspection().nodes, 6);
+    QCOMPARE(inspector.inspection().connectivity.offending, (std::vector<int>{5}));
+}
+
+void TestInspectorWidget::directedPushPullPerronVectors()
+{
+    Json doc;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
+    ExperimentDocument d;
+    QVERIFY(d.loadJson(doc, PresetLibrary::baseDir(), QString(), &error));
+    InspectorWidget inspector(&d);
+    inspector.setCurrentRun(0);
+    inspector.refresh();
+    const Inspection &in = inspector.inspection();
+    QVERIFY(in.directed);
+    QVERIFY(in.connectivity.connected);
+    QCOMPARE(in.matrices.size(), 2);
+    const MatrixReport &r = in.matrices[0];
+    const MatrixReport &c = in.matrices[1];
+    QCOMPARE(r.name, QStringLiteral("R"));
+    QVERIFY(r.facts.rowStochastic);
+    QVERIFY(c.facts.columnStochastic);
+    QCOMPARE(r.perron.size(), Eigen::Index(6));
+    QCOMPARE(c.perron.size(), Eigen::Index(6));
+    // uᵀR = uᵀ and Cω = ω, both positive and summing to 1.
+    QVERIFY((r.perron.transpose() * r.matrix - r.perron.transpose()).norm() < 1e-10);
+    QVERIFY((c.matrix * c.perron - c.perron).norm() < 1e-10);
+    QVERIFY(std::abs(r.perron.sum() - 1) < 1e-12 && r.perron.minCoeff() > 0);
+    QVERIFY(std::abs(c.perron.sum() - 1) < 1e-12 && c.perron.minCoeff() > 0);
+}
+
+void TestInspectorWidget::badWeightsNamed()
+{
+    ExperimentDocument doc;
+    QString error;
+    QVERIFY(doc.loadJson(ringExperiment(4), QString(), QString(), &error));
+    doc.setValue("/graph/weights",
+                 Json{{"scheme", "matrix"}, {"matrix", {{0.5, 0.5, 0, 0}, {0.5, 0.5, 0, 0}, {0, 0, 0.5, 0.5}, {0, 0.5, 0, 0.5}}}},
+                 QStringLiteral("matrix"));
+    InspectorWidget inspector(&doc);
+    inspector.refresh();
+    const MatrixReport &w = inspector.inspection().matrices[0];
+    QVERIFY(!w.error.isEmpty()); // support outside the graph or not stochastic: named by core
+    QVERIFY(w.error.contains(QStringLiteral("weights")));
+}
+
+QTEST_MAIN(TestInspectorWidget)
+#include "tst_inspectorwidget.moc"

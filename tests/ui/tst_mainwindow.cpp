@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// MainWindow: the default preset opens with its graph drawn and the inspector's verdicts; the
+// title shows the file and the modified marker; every compiled-in preset opens without errors
+// and runs to completion from the window at reduced iterations with data in the plots; Step
+// from idle pauses after one iteration; Stop and Reset end a run.
+#include "experimentdocument.h"
+#include "experimentpanel.h"
+#include "graphdocument.h"
+#include "graphscene.h"
+#include "inspectorwidget.h"
+#include "liveresults.h"
+#include "mainwindow.h"
+#include "metricplot.h"
+#include "nodeitem.h"
+#include "plotpanel.h"
+#include "presetlibrary.h"
+#include "runcontroller.h"
+
+#include <QSettings>
+#include <QTreeWidget>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include "uitest.h"
+
+#include <QTest>
+#include <QUndoStack>
+
+using namespace dplab;
+
+namespace {
+
+int nodeItems(GraphScene *scene)
+{
+    int n = 0;
+    for (QGraphicsItem *item : scene->items())
+        n += item->type() == NodeItem::Type ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void opensDefaultPreset();
+    void titleShowsModifiedMarker();
+    void everyPresetOpensAndRuns_data();
+    void everyPresetOpensAndRuns();
+    void stepFromIdlePauses();
+    void invalidExperimentDoesNotStart();
+    void saveAndReopen();
+};
+
+void TestMainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("DPLabTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+    QSettings().clear();
+    QVERIFY(!PresetLibrary::presets().isEmpty());
+}
+
+void TestMainWindow::opensDefaultPreset()
+{
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QCOMPARE(nodeItems(window.graphScene()), 6);
+    QVERIFY(window.windowTitle().contains(QStringLiteral("Push-Pull")));
+    QVERIFY(!window.isWindowModified());
+    QTRY_VERIFY(window.inspector()->text().contains(QStringLiteral("strongly connected")));
+    QVERIFY(window.inspector()->text().contains(QStringLiteral("left Perron vector")));
+    QCOMPARE(window.experimentPanel()->runList()->topLevelItemCount(), 2);
+    QVERIFY(window.experimentPanel()->validationMessage().contains(QStringLiteral("Ready")));
+}
+
+void TestMainWindow::titleShowsModifiedMarker()
+{
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    QVERIFY(!window.isWindowModified());
+    window.document()->graphDocument()->addNode({0, 0});
+    QVERIFY(window.isWindowModified());
+    QVERIFY(window.windowTitle().contains(QStringLiteral("[*]")));
+    window.document()->undoStack()->undo();
+    QVERIFY(!window.isWindowModified());
+}
+
+void TestMainWindow::everyPresetOpensAndRuns_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const PresetInfo &p : PresetLibrary::presets())
+        QTest::newRow(qPrintable(p.fileName)) << p.resourcePath;
+}
+
+void TestMainWindow::everyPresetOpensAndRuns()
+{
+    QFETCH(QString, preset);
+    MainWindow window;
+    QVERIFY(window.openPreset(preset));
+    ExperimentDocument *doc = window.document();
+    QVERIFY2(doc->validate().ok(), doc->validate().ok() ? "" : doc->validate().error().toString().c_str());
+    // Reduced: at most 20 iterations and 2 repetitions (and the first two sweep values).
+    const long long iterations = doc->value("/iterations").get<long long>();
+    doc->setValue("/iterations", std::min<long long>(iterations, 20), QStringLiteral("fewer"));
+    doc->setValue("/repetitions", std::min(doc->value("/repetitions").get<int>(), 2), QStringLiteral("fewer"));
+    doc->setValue("/record_every", 1, QStringLiteral("every"));
+    const Json sweep = doc->value("/sweep");
+    if (sweep.is_object() && sweep.at("values").size() > 2) {
+        Json values = Json::array({sweep.at("values")[0], sweep.at("values")[1]});
+        doc->setValue("/sweep/values", values, QStringLiteral("fewer"));
+    }
+    QSignalSpy finished(window.runController(), &RunController::finished);
+    QSignalSpy failed(window.runController(), &RunController::failed);
+    window.startRun();
+    QVERIFY2(window.lastRunError().isEmpty(), qPrintable(window.lastRunError()));
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(failed.count(), 0);
+    const auto result = finished.first().first().value<std::shared_ptr<const ExperimentResult>>();
+    QVERIFY(!result->cancelled);
+    for (int r = 0; r < window.liveResults()->runCount(); ++r) {
+        QVERIFY(window.liveResults()->rowCount(0, r) > 0);
+        QVERIFY(window.plotPanel()->plot(PlotPanel::Consensus)->pointCount(r) > 0);
+    }
+    QVERIFY(window.runStatusText().startsWith(QStringLiteral("finished")));
+    doc->undoStack()->setClean(); // no save prompt when the window goes
+}
+
+void TestMainWindow::stepFromIdlePauses()
+{
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.stepRun();
+    QCOMPARE(window.runController()->state(), RunController::State::Paused);
+    QTRY_COMPARE_WITH_TIMEOUT(window.liveResults()->rowCount(0, 0), 2, 30000);
+    QCOMPARE(window.liveResults()->latestIteration(), qint64(1));
+    window.stepRun();
+    QTRY_COMPARE_WITH_TIMEOUT(window.liveResults()->latestIteration(), qint64(2), 30000);
+    QSignalSpy finished(window.runController(), &RunController::finished);
+    window.stopRun();
+    QVERIFY(finished.wait(5000));
+    QVERIFY(window.runStatusText().contains(QStringLiteral("stopped")));
+    window.resetRun();
+    QCOMPARE(window.liveResults()->runCount(), 0);
+}
+
+void TestMainWindow::invalidExperimentDoesNotStart()
+{
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    // Cut node 5 off: the digraph is no longer strongly connected.
+    window.document()->graphDocument()->deleteElements({}, {Edge{4, 5}, Edge{5, 0}});
+    window.startRun();
+    QVERIFY(!window.runController()->isActive());
+    QVERIFY2(window.lastRunError().contains(QStringLiteral("graph")), qPrintable(window.lastRunError()));
+    window.document()->undoStack()->setClean();
+}
+
+void TestMainWindow::saveAndReopen()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("mine.json"));
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/name", std::string("Mine"), QStringLiteral("rename"));
+    QString error;
+    QVERIFY(window.document()->save(path, &error));
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("mine.json")));
+    QVERIFY(!window.isWindowModified());
+    MainWindow other;
+    QVERIFY(other.loadFile(path, &error));
+    QCOMPARE(js(other.document()->toJson()), js(window.document()->toJson()));
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// ParamForm: a form builds for every descriptor in every registry (algorithms, privacy,
+// compressors, generators, weight schemes, problems); its values resolve to the descriptor's
+// defaults; edits of each editor kind emit the right key and JSON value; per-agent lists and
+// schedules round-trip; tooltips carry help, range and condition.
+#include "paramform.h"
+#include "scheduleeditor.h"
+#include "scientificspinbox.h"
+
+#include "dplab/algo/algorithm.h"
+#include "dplab/compress/compressor.h"
+#include "dplab/graph/generators.h"
+#include "dplab/graph/weights.h"
+#include "dplab/problem/problem.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include "uitest.h"
+
+#include <QTest>
+
+using namespace dplab;
+
+namespace {
+
+// Specs a form can edit (explicit matrices are edited in the file, nested objects too).
+std::vector<ParamSpec> editable(const std::vector<ParamSpec> &specs)
+{
+    std::vector<ParamSpec> out;
+    for (const ParamSpec &s : specs)
+        if (!(s.type == ParamType::Text && s.defaultValue.is_null()))
+            out.push_back(s);
+    return out;
+}
+
+void checkDescriptor(const std::string &what, const std::vector<ParamSpec> &allSpecs)
+{
+    const std::vector<ParamSpec> specs = editable(allSpecs);
+    ParamForm form;
+    form.setSpecs(specs);
+    for (const ParamSpec &s : specs)
+        QVERIFY2(form.editor(QString::fromStdString(s.key)), (what + ": no editor for " + s.key).c_str());
+    // Required parameters without a default cannot be resolved from the form alone.
+    bool allDefaults = true;
+    for (const ParamSpec &s : specs)
+        allDefaults = allDefaults && !s.defaultValue.is_null();
+    if (!allDefaults)
+        return;
+    auto fromForm = resolveParams(specs, form.values(), what);
+    QVERIFY2(fromForm.ok(), fromForm.ok() ? "" : fromForm.error().toString().c_str());
+    auto defaults = resolveParams(specs, Json(), what);
+    QVERIFY(defaults.ok());
+    QCOMPARE(QString::fromStdString(fromForm->dump()), QString::fromStdString(defaults->dump()));
+}
+
+} // namespace
+
+class TestParamForm : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyRegisteredDescriptorBuilds();
+    void editsEmitKeyAndValue();
+    void perAgentList();
+    void scheduleRoundTrip();
+    void setValuesDoesNotEmit();
+    void toolTipHasHelpRangeAndCondition();
+};
+
+void TestParamForm::everyRegisteredDescriptorBuilds()
+{
+    for (const AlgorithmDescriptor &d : algorithmRegistry()) {
+        checkDescriptor(d.id + ".params", d.params);
+        checkDescriptor(d.id + ".privacy", d.privacyParams);
+    }
+    for (const Descriptor &d : compressorDescriptors())
+        checkDescriptor("compressor " + d.id, d.params);
+    for (const Descriptor &d : generatorDescriptors())
+        checkDescriptor("generator " + d.id, d.params);
+    for (const Descriptor &d : weightSchemeDescriptors())
+        checkDescriptor("weights " + d.id, d.params);
+    for (const Descriptor &d : problemDescriptors())
+        checkDescriptor("problem " + d.id, d.params);
+}
+
+void TestParamForm::editsEmitKeyAndValue()
+{
+    ParamForm form;
+    ParamSpec schedule;
+    schedule.key = "step";
+    schedule.type = ParamType::Schedule;
+    schedule.defaultValue = 0.1;
+    schedule.min = 0;
+    schedule.minExclusive = true;
+    form.setSpecs({realParam("r", "Real", 0.5, 0, 10, "a real"), intParam("i", "Int", 3, 1, 9, "an int"),
+                   boolParam("b", "Bool", false, "a bool"), choiceParam("c", "Choice", "x", {"x", "y"}, "a choice"),
+                   schedule});
+    QSignalSpy edited(&form, &ParamForm::valueEdited);
+
+    static_cast<ScientificSpinBox *>(form.editor(QStringLiteral("r")))->setValue(2.5);
+    QCOMPARE(edited.count(), 1);
+    QCOMPARE(edited.last().at(0).toString(), QStringLiteral("r"));
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json(2.5)));
+
+    static_cast<QSpinBox *>(form.editor(QStringLiteral("i")))->setValue(7);
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json(7)));
+    static_cast<QCheckBox *>(form.editor(QStringLiteral("b")))->setChecked(true);
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json(true)));
+    static_cast<QComboBox *>(form.editor(QStringLiteral("c")))->setCurrentIndex(1);
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json("y")));
+    QCOMPARE(edited.count(), 4);
+
+    const Json values = form.values();
+    QCOMPARE(values.at("r").get<double>(), 2.5);
+    QCOMPARE(values.at("i").get<int>(), 7);
+    QCOMPARE(values.at("b").get<bool>(), true);
+    QCOMPARE(values.at("c").get<std::string>(), std::string("y"));
+    QVERIFY(resolveParams(form.specs(), values, "").ok());
+    // Out-of-range input is clamped by the editor, so the form never produces an invalid value.
+    static_cast<QSpinBox *>(form.editor(QStringLiteral("i")))->setValue(100);
+    QCOMPARE(form.values().at("i").get<int>(), 9);
+}
+
+void TestParamForm::perAgentList()
+{
+    ParamSpec spec = realParam("noise", "Noise", 0.0, 0, 100, "per-agent noise");
+    spec.perAgent = true;
+    ParamForm form;
+    form.setSpecs({spec});
+    QVERIFY(qobject_cast<ScientificSpinBox *>(form.editor(QStringLiteral("noise"))));
+    form.setValues(Json{{"noise", {0.5, 1.0, 2.0}}});
+    auto *line = qobject_cast<QLineEdit *>(form.editor(QStringLiteral("noise")));
+    QVERIFY(line);
+    QCOMPARE(line->text(), QStringLiteral("0.5, 1, 2"));
+    QSignalSpy edited(&form, &ParamForm::valueEdited);
+    line->setText(QStringLiteral("1, 2,3"));
+    emit line->editingFinished();
+    QCOMPARE(edited.count(), 1);
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js((Json{1.0, 2.0, 3.0})));
+    QVERIFY(resolveParams({spec}, form.values(), "privacy", 3).ok());
+    // Back to a scalar: a spin box again.
+    form.setValues(Json{{"noise", 0.25}});
+    QVERIFY(qobject_cast<ScientificSpinBox *>(form.editor(QStringLiteral("noise"))));
+}
+
+void TestParamForm::scheduleRoundTrip()
+{
+    ScheduleEditor editor;
+    editor.setScaleRange(0, 10, true);
+    const Json polynomial{{"type", "polynomial"}, {"a", 0.5}, {"t0", 2.0}, {"p", 0.6}};
+    editor.setValue(polynomial);
+    QCOMPARE(js(editor.value()), js(polynomial));
+    const Json geometric{{"type", "geometric"}, {"a", 0.25}, {"q", 0.98}};
+    editor.setValue(geometric);
+    QCOMPARE(js(editor.value()), js(geometric));
+    editor.setValue(Json{{"type", "constant"}, {"a", 0.125}});
+    QCOMPARE(js(editor.value()), js(Json(0.125))); // a constant is saved as a plain number
+    editor.setValue(0.5);
+    QCOMPARE(js(editor.value()), js(Json(0.5)));
+}
+
+void TestParamForm::setValuesDoesNotEmit()
+{
+    ParamForm form;
+    form.setSpecs({realParam("r", "Real", 0.5, 0, 10, "a real"), boolParam("b", "Bool", false, "")});
+    QSignalSpy edited(&form, &ParamForm::valueEdited);
+    form.setValues(Json{{"r", 3.0}, {"b", true}});
+    QCOMPARE(edited.count(), 0);
+    QCOMPARE(form.values().at("r").get<double>(), 3.0);
+    QCOMPARE(form.values().at("b").get<bool>(), true);
+}
+
+void TestParamForm::toolTipHasHelpRangeAndCondition()
+{
+    ParamSpec spec = realParam("stepsize", "Step size", 0.1, 0, 1, "The step λ.", true, true);
+    spec.condition = "λ < 1/L";
+    spec.unit = "1/L";
+    const QString tip = ParamForm::toolTipFor(spec);
+    QVERIFY(tip.contains(QStringLiteral("The step λ.")));
+    QVERIFY(tip.contains(QStringLiteral("(0, 1]")));
+    QVERIFY(tip.contains(QStringLiteral("log scale")));
+    QVERIFY(tip.contains(QStringLiteral("λ &lt; 1/L")));
+}
+
+QTEST_MAIN(TestParamForm)
+#include "tst_paramform.moc"

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "graphscene.h"
+
+#include "edgeitem.h"
+#include "graphdocument.h"
+#include "nodeitem.h"
+#include "textconvert.h"
+
+#include <QGraphicsLineItem>
+#include <QGraphicsSceneMouseEvent>
+#include <QGraphicsView>
+
+#include <cmath>
+#include <limits>
+
+namespace dplab {
+
+namespace {
+
+quint64 edgeKey(const Edge &e)
+{
+    return (static_cast<quint64>(static_cast<quint32>(e.from)) << 32) | static_cast<quint32>(e.to);
+}
+
+} // namespace
+
+GraphScene::GraphScene(GraphDocument *document, QObject *parent)
+    : QGraphicsScene(parent)
+    , mDocument(document)
+{
+    setItemIndexMethod(QGraphicsScene::NoIndex);
+    connect(document, &GraphDocument::graphReset, this, &GraphScene::rebuild);
+    connect(document, &GraphDocument::nodeAdded, this, &GraphScene::onNodeAdded);
+    connect(document, &GraphDocument::nodeRemoved, this, &GraphScene::onNodeRemoved);
+    connect(document, &GraphDocument::edgeAdded, this, &GraphScene::onEdgeAdded);
+    connect(document, &GraphDocument::edgeRemoved, this, &GraphScene::onEdgeRemoved);
+    connect(document, &GraphDocument::nodesMoved, this, &GraphScene::onNodesMoved);
+    rebuild();
+}
+
+GraphScene::~GraphScene()
+{
+    deleteItems(); // edges before nodes: an edge unregisters itself from its nodes
+}
+
+void GraphScene::deleteItems()
+{
+    if (mRubberLine) {
+        removeItem(mRubberLine);
+        delete mRubberLine;
+        mRubberLine = nullptr;
+    }
+    mEdgeStart = nullptr;
+    mDragNodes.clear();
+    qDeleteAll(mEdges);
+    mEdges.clear();
+    qDeleteAll(mNodes);
+    mNodes.clear();
+}
+
+void GraphScene::setMode(Mode mode)
+{
+    if (mMode == mode)
+        return;
+    mMode = mode;
+    const bool movable = mode == Mode::Select;
+    for (NodeItem *node : mNodes)
+        node->setFlag(QGraphicsItem::ItemIsMovable, movable);
+    for (QGraphicsView *view : views())
+        view->setDragMode(movable ? QGraphicsView::RubberBandDrag : QGraphicsView::NoDrag);
+    emit modeChanged(mode);
+}
+
+NodeItem *GraphScene::nodeItem(int index) const
+{
+    return index >= 0 && index < static_cast<int>(mNodes.size()) ? mNodes[index] : nullptr;
+}
+
+EdgeItem *GraphScene::edgeItem(const Edge &edge) const
+{
+    return mEdges.value(edgeKey(edge), nullptr);
+}
+
+QVector<int> GraphScene::selectedNodes() const
+{
+    QVector<int> nodes;
+    for (QGraphicsItem *item : selectedItems())
+        if (item->type() == NodeItem::Type)
+            nodes.push_back(static_cast<NodeItem *>(item)->index());
+    std::sort(nodes.begin(), nodes.end());
+    return nodes;
+}
+
+QVector<Edge> GraphScene::selectedEdges() const
+{
+    QVector<Edge> edges;
+    for (QGraphicsItem *item : selectedItems())
+        if (item->type() == EdgeItem::Type)
+            edges.push_back(static_cast<EdgeItem *>(item)->edge());
+    return edges;
+}
+
+void GraphScene::deleteSelection()
+{
+    mDocument->deleteElements(selectedNodes(), selectedEdges());
+}
+
+void GraphScene::setHighlightedNodes(const std::vector<int> &nodes)
+{
+    mHighlighted = nodes;
+    std::vector<bool> on(mNodes.size(), false);
+    for (int i : nodes)
+        if (i >= 0 && i < static_cast<int>(on.size()))
+            on[i] = true;
+    for (std::size_t i = 0; i < mNodes.size(); ++i)
+        mNodes[i]->setHighlighted(on[i]);
+}
+
+void GraphScene::setWeightMatrices(const Eigen::MatrixXd &primary, const Eigen::MatrixXd &secondary)
+{
+    mPrimary = primary;
+    mSecondary = secondary;
+    updateLabels();
+}
+
+void GraphScene::setShowWeights(bool show)
+{
+    mShowWeights = show;
+    updateLabels();
+}
+
+void GraphScene::setNodeCaptions(const QStringList &captions)
+{
+    mCaptions = captions;
+    for (std::size_t i = 0; i < mNodes.size(); ++i)
+        mNodes[i]->setCaption(static_cast<int>(i) < mCaptions.size() ? mCaptions[int(i)] : QString());
+}
+
+QPointF GraphScene::toScene(const NodePosition &p) const
+{
+    // Layout y grows upwards (math convention); scene y grows downwards.
+    return QPointF(p.x * mScale, -p.y * mScale);
+}
+
+NodePosition GraphScene::fromScene(const QPointF &p) const
+{
+    return NodePosition{p.x() / mScale, -p.y() / mScale};
+}
+
+void GraphScene::chooseScale()
+{
+    const Graph &g = mDocument->graph();
+    if (!g.hasPositions() || g.nodeCount() < 2)
+        return;
+    const auto &pos = g.positions();
+    double nearest = std::numeric_limits<double>::infinity();
+    const int n = g.nodeCount();
+    const int limit = std::min(n, 400); // O(n²); a sample is enough for big graphs
+    for (int i = 0; i < limit; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            const double d = std::hypot(pos[i].x - pos[j].x, pos[i].y - pos[j].y);
+            if (d > 1e-9)
+                nearest = std::min(nearest, d);
+        }
+    if (!std::isfinite(nearest))
+        return;
+    const double wanted = std::clamp(90.0 / nearest, 10.0, 5000.0);
+    // Keep the scale when it is close, so undo/redo does not make the picture jump.
+    if (wanted > 2 * mScale || wanted < 0.5 * mScale)
+        mScale = wanted;
+}
+
+void GraphScene::rebuild()
+{
+    deleteItems();
+    clear();
+    chooseScale();
+    const Graph &g = mDocument->graph();
+    for (int i = 0; i < g.nodeCount(); ++i)
+        onNodeAdded(i);
+    for (const Edge &e : g.edges())
+        createEdgeItem(e);
+    for (const Edge &e : g.edges())
+        updateParallel(e);
+    setHighlightedNodes(mHighlighted);
+    setNodeCaptions(mCaptions);
+    updateLabels();
+    const QRectF bounds = itemsBoundingRect();
+    setSceneRect(bounds.adjusted(-2000, -2000, 2000, 2000));
+    emit rebuilt();
+}
+
+void GraphScene::onNodeAdded(int node)
+{
+    auto *item = new NodeItem(node);
+    item->setFlag(QGraphicsItem::ItemIsMovable, mMode == Mode::Select);
+    const Graph &g = mDocument->graph();
+    if (g.hasPositions() && node < static_cast<int>(g.positions().size()))
+        item->setPos(toScene(g.positions()[node]));
+    addItem(item);
+    if (node >= static_cast<int>(mNodes.size()))
+        mNodes.resize(node + 1, nullptr);
+    mNodes[node] = item;
+}
+
+void GraphScene::onNodeRemoved(int node)
+{
+    if (node < 0 || node >= static_cast<int>(mNodes.size()))
+        return;
+    NodeItem *item = mNodes[node];
+    const auto edges = item->edges();
+    for (EdgeItem *edge : edges) {
+        mEdges.remove(edgeKey(edge->edge()));
+        delete edge;
+    }
+    mNodes.erase(mNodes.begin() + node);
+    if (mEdgeStart == item)
+        mEdgeStart = nullptr;
+    delete item;
+    for (std::size_t i = node; i < mNodes.size(); ++i)
+        mNodes[i]->setIndex(static_cast<int>(i));
+}
+
+void GraphScene::onEdgeAdded(const Edge &edge)
+{
+    // Undirected graphs store {min, max}: find the stored form.
+    Edge stored = edge;
+    if (!mDocument->graph().isDirected() && stored.from > stored.to)
+        std::swap(stored.from, stored.to);
+    createEdgeItem(stored);
+    updateParallel(stored);
+    updateLabels();
+}
+
+void GraphScene::onEdgeRemoved(const Edge &edge)
+{
+    Edge stored = edge;
+    if (!mDocument->graph().isDirected() && stored.from > stored.to)
+        std::swap(stored.from, stored.to);
+    if (EdgeItem *item = mEdges.take(edgeKey(stored)))
+        delete item;
+    updateParallel(Edge{stored.to, stored.from});
+}
+
+void GraphScene::onNodesMoved(const QVector<int> &nodes)
+{
+    const Graph &g = mDocument->graph();
+    if (!g.hasPositions())
+        return;
+    for (int i : nodes)
+        if (NodeItem *item = nodeItem(i))
+            item->setPos(toScene(g.positions()[i]));
+}
+
+void GraphScene::createEdgeItem(const Edge &edge)
+{
+    NodeItem *a = nodeItem(edge.from);
+    NodeItem *b = nodeItem(edge.to);
+    if (!a || !b || mEdges.contains(edgeKey(edge)))
+        return;
+    auto *item = new EdgeItem(a, b, edge, mDocument->graph().isDirected());
+    addItem(item);
+    mEdges.insert(edgeKey(edge), item);
+}
+
+void GraphScene::updateParallel(const Edge &edge)
+{
+    if (!mDocument->graph().isDirected())
+        return;
+    EdgeItem *forward = edgeItem(edge);
+    EdgeItem *backward = edgeItem(Edge{edge.to, edge.from});
+    const bool both = forward && backward;
+    if (forward)
+        forward->setParallelOffset(both);
+    if (backward)
+        backward->setParallelOffset(both);
+}
+
+void GraphScene::updateLabels()
+{
+    const int n = mDocument->graph().nodeCount();
+    const bool have = mShowWeights && mPrimary.rows() == n && mPrimary.cols() == n;
+    const bool pair = have && mSecondary.rows() == n && mSecondary.cols() == n;
+    for (EdgeItem *item : std::as_const(mEdges)) {
+        if (!have) {
+            item->setLabel(QString());
+            continue;
+        }
+        const Edge &e = item->edge(); // e.from sends to e.to: entry (to, from)
+        QString label = formatNumber(mPrimary(e.to, e.from), 3);
+        if (pair)
+            label += QStringLiteral(" | ") + formatNumber(mSecondary(e.to, e.from), 3);
+        item->setLabel(label);
+    }
+}
+
+NodeItem *GraphScene::nodeAt(const QPointF &scenePos) const
+{
+    for (QGraphicsItem *item : items(scenePos))
+        if (item->type() == NodeItem::Type)
+            return static_cast<NodeItem *>(item);
+    return nullptr;
+}
+
+void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QGraphicsScene::mousePressEvent(event);
+        return;
+    }
+    switch (mMode) {
+    case Mode::AddNode:
+        if (!nodeAt(event->scenePos()))
+            mDocument->addNode(fromScene(event->scenePos()));
+        event->accept();
+        return;
+    case Mode::AddEdge:
+        mEdgeStart = nodeAt(event->scenePos());
+        if (mEdgeStart) {
+            mRubberLine = new QGraphicsLineItem(QLineF(mEdgeStart->pos(), event->scenePos()));
+            mRubberLine->setPen(QPen(QColor(0x1c, 0x71, 0xd8), 2, Qt::DashLine));
+            mRubberLine->setZValue(3);
+            addItem(mRubberLine);
+        }
+        event->accept();
+        return;
+    case Mode::Select:
+        QGraphicsScene::mousePressEvent(event);
+        // Remember where the nodes that may be dragged were.
+        mDragNodes.clear();
+        mDragFrom.clear();
+        const Graph &g = mDocument->graph();
+        for (int i : selectedNodes()) {
+            mDragNodes.push_back(i);
+            // The document's exact position, so undo restores it bit for bit.
+            mDragFrom.push_back(g.hasPositions() ? g.positions()[i] : fromScene(mNodes[i]->pos()));
+        }
+        return;
+    }
+}
+
+void GraphScene::mouseMoveEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (mMode == Mode::AddEdge && mRubberLine) {
+        mRubberLine->setLine(QLineF(mRubberLine->line().p1(), event->scenePos()));
+        return;
+    }
+    QGraphicsScene::mouseMoveEvent(event);
+}
+
+void GraphScene::mouseReleaseEvent(QGraphicsSceneMouseEvent *event)
+{
+    if (mMode == Mode::AddEdge) {
+        if (mRubberLine) {
+            removeItem(mRubberLine);
+            delete mRubberLine;
+            mRubberLine = nullptr;
+        }
+        NodeItem *end = nodeAt(event->scenePos());
+        if (mEdgeStart && end && end != mEdgeStart)
+            mDocument->addEdge(mEdgeStart->index(), end->index());
+        mEdgeStart = nullptr;
+        event->accept();
+        return;
+    }
+    QGraphicsScene::mouseReleaseEvent(event);
+    if (mMode == Mode::Select && !mDragNodes.isEmpty()) {
+        QVector<NodePosition> to;
+        bool moved = false;
+        for (int k = 0; k < mDragNodes.size(); ++k) {
+            const NodePosition p = fromScene(mNodes[mDragNodes[k]]->pos());
+            to.push_back(p);
+            moved = moved || std::abs(p.x - mDragFrom[k].x) > 1e-9 || std::abs(p.y - mDragFrom[k].y) > 1e-9;
+        }
+        if (moved)
+            mDocument->moveNodes(mDragNodes, mDragFrom, to);
+        mDragNodes.clear();
+        mDragFrom.clear();
+    }
+}
+
+} // namespace dplab

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// GraphView: the QGraphicsView of the graph editor. Wheel zooms about the cursor (clamped, as in
+// Elastic Nodes), the middle button pans, Delete removes the selection, and fitGraph() frames
+// the whole graph.
+//
+// Threading: GUI thread.
+#pragma once
+
+#include <QGraphicsView>
+
+namespace dplab {
+
+class GraphScene;
+
+class GraphView : public QGraphicsView
+{
+    Q_OBJECT
+
+public:
+    explicit GraphView(GraphScene *scene, QWidget *parent = nullptr);
+
+    /** Current zoom (1 = 100 %). */
+    qreal zoom() const;
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    void fitGraph();
+
+protected:
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+
+private:
+    void scaleBy(qreal factor);
+
+    GraphScene *mScene;
+    bool mPanning = false;
+    bool mAutoFit = true; ///< keep the graph framed on resizes until the user zooms or pans
+    QPoint mPanStart;
+};
+
+} // namespace dplab

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "metricplot.h"
+
+#include "experimentdocument.h"
+#include "liveresults.h"
+#include "metricnames.h"
+#include "textconvert.h"
+
+#include <QToolTip>
+
+#include <cmath>
+#include <limits>
+
+namespace dplab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+} // namespace
+
+MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
+    : QCustomPlot(parent)
+    , mResults(results)
+    , mTitle(new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold)))
+    , mPlaceholder(new QCPItemText(this))
+{
+    setMinimumSize(260, 180);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setNoAntialiasingOnDrag(true);
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, mTitle);
+    plotLayout()->setRowSpacing(0);
+    mTitle->setMargins(QMargins(0, 4, 0, 0));
+    xAxis->setLabel(tr("iteration"));
+    legend->setVisible(true);
+    QFont legendFont = font();
+    legendFont.setPointSizeF(8);
+    legend->setFont(legendFont);
+    legend->setBrush(QColor(255, 255, 255, 210));
+    legend->setBorderPen(QPen(QColor(0xc0, 0xc0, 0xc0)));
+    legend->setRowSpacing(0);
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    mPlaceholder->setPositionAlignment(Qt::AlignCenter);
+    mPlaceholder->position->setType(QCPItemPosition::ptAxisRectRatio);
+    mPlaceholder->position->setCoords(0.5, 0.5);
+    mPlaceholder->setColor(QColor(0x80, 0x80, 0x80));
+    mPlaceholder->setText(tr("No data yet: press Run"));
+    mPlaceholder->setClipToAxisRect(true);
+    connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
+    connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
+    configureAxis();
+}
+
+void MetricPlot::setMetric(const QString &metric)
+{
+    if (mMetric == metric)
+        return;
+    mMetric = metric;
+    mTitle->setText(metricTitle(metric));
+    mLogY = metricPrefersLogAxis(metric);
+    configureAxis();
+    rebuild();
+}
+
+void MetricPlot::setXMetric(const QString &xMetric)
+{
+    if (mXMetric == xMetric)
+        return;
+    mXMetric = xMetric;
+    xAxis->setLabel(xMetric.isEmpty() ? tr("iteration") : metricTitle(xMetric).toLower());
+    rebuild();
+}
+
+void MetricPlot::setPoint(int point)
+{
+    if (mPoint == point)
+        return;
+    mPoint = point;
+    rebuild();
+}
+
+void MetricPlot::setRunColors(const QVector<QColor> &colors)
+{
+    mColors = colors;
+    rebuild();
+}
+
+void MetricPlot::setRunSuffixes(const QStringList &suffixes)
+{
+    mSuffixes = suffixes;
+    updateLegend();
+    replot(rpQueuedReplot);
+}
+
+void MetricPlot::setLogY(bool logY)
+{
+    if (mLogY == logY)
+        return;
+    mLogY = logY;
+    configureAxis();
+    rebuild();
+}
+
+void MetricPlot::setPlaceholder(const QString &text)
+{
+    mPlaceholder->setText(text);
+    replot(rpQueuedReplot);
+}
+
+int MetricPlot::pointCount(int run) const
+{
+    return run >= 0 && run < mRuns.size() && mRuns[run].mean ? mRuns[run].mean->dataCount() : 0;
+}
+
+QCPGraph *MetricPlot::meanGraph(int run) const
+{
+    return run >= 0 && run < mRuns.size() ? mRuns[run].mean : nullptr;
+}
+
+void MetricPlot::configureAxis()
+{
+    if (mLogY) {
+        yAxis->setScaleType(QCPAxis::stLogarithmic);
+        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        ticker->setSubTickCount(8);
+        yAxis->setTicker(ticker);
+        yAxis->setNumberFormat(QStringLiteral("eb"));
+        yAxis->setNumberPrecision(0);
+    } else {
+        yAxis->setScaleType(QCPAxis::stLinear);
+        yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        yAxis->setNumberFormat(QStringLiteral("gb"));
+        yAxis->setNumberPrecision(4);
+    }
+    yAxis->setLabel(metricFormula(mMetric));
+}
+
+void MetricPlot::rebuild()
+{
+    clearGraphs();
+    mRuns.clear();
+    const int runs = mResults->runCount();
+    for (int r = 0; r < runs; ++r) {
+        RunGraphs g;
+        const QColor colour = r < mColors.size() ? mColors[r] : ExperimentDocument::defaultRunColor(r);
+        if (mResults->repetitions() > 1) {
+            QColor fill = colour;
+            fill.setAlpha(45);
+            g.upper = addGraph();
+            g.upper->setPen(Qt::NoPen);
+            g.upper->removeFromLegend();
+            g.lower = addGraph();
+            g.lower->setPen(Qt::NoPen);
+            g.lower->setBrush(fill);
+            g.lower->setChannelFillGraph(g.upper);
+            g.lower->removeFromLegend();
+        }
+        g.mean = addGraph();
+        g.mean->setPen(QPen(colour, 1.8));
+        g.mean->setAdaptiveSampling(true);
+        mRuns.push_back(g);
+        appendRows(r);
+    }
+    updateLegend();
+    if (mFollow)
+        autoRange();
+    replot(rpQueuedReplot);
+}
+
+void MetricPlot::updateLegend()
+{
+    int visible = 0;
+    for (int r = 0; r < mRuns.size(); ++r) {
+        if (!mRuns[r].mean)
+            continue;
+        QString name = mResults->runLabel(r);
+        if (r < mSuffixes.size() && !mSuffixes[r].isEmpty())
+            name += QStringLiteral(" — ") + mSuffixes[r];
+        mRuns[r].mean->setName(name);
+        const bool has = mRuns[r].mean->dataCount() > 0 || mResults->metricNames(mPoint, r).contains(mMetric)
+                         || mResults->metricNames(mPoint, r).isEmpty();
+        if (has) {
+            mRuns[r].mean->addToLegend();
+            ++visible;
+        } else {
+            mRuns[r].mean->removeFromLegend();
+        }
+    }
+    legend->setVisible(visible > 0);
+    bool any = false;
+    for (const RunGraphs &g : std::as_const(mRuns))
+        any = any || (g.mean && g.mean->dataCount() > 0);
+    mPlaceholder->setVisible(!any);
+}
+
+void MetricPlot::onRowsAppended(int point, int run, int)
+{
+    if (point != mPoint || run < 0 || run >= mRuns.size())
+        return;
+    const bool wasEmpty = mRuns[run].mean->dataCount() == 0;
+    appendRows(run);
+    if (wasEmpty)
+        updateLegend();
+    if (mFollow)
+        autoRange();
+    replot(rpQueuedReplot);
+}
+
+void MetricPlot::appendRows(int run)
+{
+    RunGraphs &g = mRuns[run];
+    const int rows = mResults->rowCount(mPoint, run);
+    if (rows <= g.rows || mMetric.isEmpty())
+        return;
+    const QVector<double> mean = mResults->mean(mPoint, run, mMetric);
+    if (mean.isEmpty()) {
+        g.rows = rows;
+        return;
+    }
+    const QVector<double> sd = mResults->std(mPoint, run, mMetric);
+    const QVector<double> keysAll = mXMetric.isEmpty() ? mResults->iterations(mPoint, run)
+                                                       : mResults->mean(mPoint, run, mXMetric);
+    if (keysAll.size() < rows)
+        return;
+    QVector<double> keys, values, upper, lower;
+    const int count = rows - g.rows;
+    keys.reserve(count);
+    values.reserve(count);
+    for (int i = g.rows; i < rows; ++i) {
+        const double m = mean[i];
+        const double s = sd[i];
+        const bool show = std::isfinite(m) && (!mLogY || m > 0);
+        keys.push_back(keysAll[i]);
+        values.push_back(show ? m : kNaN);
+        if (g.upper) {
+            double lo = m - s;
+            if (mLogY && lo <= 0)
+                lo = m * 1e-3; // the band reaches zero: draw it to the bottom of the view
+            upper.push_back(show ? m + s : kNaN);
+            lower.push_back(show ? lo : kNaN);
+        }
+    }
+    g.mean->addData(keys, values, true);
+    if (g.upper) {
+        g.upper->addData(keys, upper, true);
+        g.lower->addData(keys, lower, true);
+    }
+    g.rows = rows;
+}
+
+void MetricPlot::autoRange()
+{
+    bool foundKeys = false, foundValues = false;
+    QCPRange keys, values;
+    const QCP::SignDomain domain = mLogY ? QCP::sdPositive : QCP::sdBoth;
+    for (const RunGraphs &g : std::as_const(mRuns)) {
+        for (QCPGraph *graph : {g.mean, g.upper, g.lower}) {
+            if (!graph || graph->dataCount() == 0)
+                continue;
+            if (mLogY && graph == g.lower)
+                continue; // the clamped lower band must not stretch a log axis
+            bool ok = false;
+            const QCPRange k = graph->getKeyRange(ok, QCP::sdBoth);
+            if (ok) {
+                keys = foundKeys ? QCPRange(std::min(keys.lower, k.lower), std::max(keys.upper, k.upper)) : k;
+                foundKeys = true;
+            }
+            const QCPRange v = graph->getValueRange(ok, domain);
+            if (ok) {
+                values = foundValues ? QCPRange(std::min(values.lower, v.lower), std::max(values.upper, v.upper)) : v;
+                foundValues = true;
+            }
+        }
+    }
+    if (foundKeys) {
+        if (keys.size() <= 0)
+            keys = QCPRange(keys.lower - 0.5, keys.upper + 0.5);
+        xAxis->setRange(keys);
+    }
+    if (foundValues) {
+        if (mLogY) {
+            const double lo = values.lower / 2, hi = values.upper * 2;
+            yAxis->setRange(QCPRange(lo, hi));
+        } else {
+            double pad = values.size() * 0.05;
+            if (pad <= 0)
+                pad = std::max(std::abs(values.upper) * 0.05, 1e-12);
+            yAxis->setRange(QCPRange(values.lower - pad, values.upper + pad));
+        }
+    }
+}
+
+void MetricPlot::resetView()
+{
+    mFollow = true;
+    autoRange();
+    replot(rpQueuedReplot);
+}
+
+void MetricPlot::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() == Qt::LeftButton)
+        mFollow = false;
+    QCustomPlot::mousePressEvent(event);
+}
+
+void MetricPlot::wheelEvent(QWheelEvent *event)
+{
+    mFollow = false;
+    QCustomPlot::wheelEvent(event);
+}
+
+void MetricPlot::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseDoubleClickEvent(event);
+    resetView();
+}
+
+void MetricPlot::mouseMoveEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton)
+        return;
+    const QPointF pos = event->position();
+    double best = 12.0; // pixels
+    int bestRun = -1;
+    int bestIndex = -1;
+    for (int r = 0; r < mRuns.size(); ++r) {
+        QCPGraph *graph = mRuns[r].mean;
+        if (!graph || graph->dataCount() == 0)
+            continue;
+        QVariant details;
+        const double distance = graph->selectTest(pos, false, &details);
+        if (distance >= 0 && distance < best) {
+            const QCPDataSelection selection = details.value<QCPDataSelection>();
+            if (!selection.isEmpty()) {
+                best = distance;
+                bestRun = r;
+                bestIndex = selection.dataRange().begin();
+            }
+        }
+    }
+    if (bestRun < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    const QVector<double> &iterations = mResults->iterations(mPoint, bestRun);
+    const QVector<double> mean = mResults->mean(mPoint, bestRun, mMetric);
+    const QVector<double> sd = mResults->std(mPoint, bestRun, mMetric);
+    if (bestIndex < 0 || bestIndex >= mean.size() || bestIndex >= iterations.size())
+        return;
+    QString text = QStringLiteral("<b>%1</b><br/>%2 %3<br/>%4 = %5")
+                       .arg(mResults->runLabel(bestRun).toHtmlEscaped(), tr("iteration"),
+                            QString::number(qint64(iterations[bestIndex])), metricTitle(mMetric),
+                            QString::number(mean[bestIndex], 'g', 8));
+    if (mResults->counts(mPoint, bestRun).value(bestIndex) > 1)
+        text += QStringLiteral(" ± %1 <small>(%2 %3)</small>")
+                    .arg(QString::number(sd[bestIndex], 'g', 4))
+                    .arg(mResults->counts(mPoint, bestRun).value(bestIndex))
+                    .arg(tr("repetitions"));
+    if (!mXMetric.isEmpty()) {
+        const QVector<double> x = mResults->mean(mPoint, bestRun, mXMetric);
+        if (bestIndex < x.size())
+            text += QStringLiteral("<br/>%1 = %2").arg(metricTitle(mXMetric), QString::number(x[bestIndex], 'g', 8));
+    }
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+} // namespace dplab

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// MetricPlot: one live QCustomPlot of one metric for every run of an experiment: the mean over
+// repetitions as a line in the run's colour and, with several repetitions, a mean ± std band.
+// It follows LiveResults incrementally (addData with alreadySorted, queued replots — the
+// QCustomPlot real-time pattern), uses a log axis with QCPAxisTickerLog where the metric
+// prefers one, shows the exact (iteration, value) under the mouse, zooms and pans with the
+// mouse, and a double-click resets the view. The x axis is the iteration or the bits sent.
+//
+// Threading: GUI thread.
+#pragma once
+
+#include <qcustomplot.h>
+
+#include <QColor>
+#include <QVector>
+
+namespace dplab {
+
+class LiveResults;
+
+class MetricPlot : public QCustomPlot
+{
+    Q_OBJECT
+
+public:
+    explicit MetricPlot(LiveResults *results, QWidget *parent = nullptr);
+
+    void setMetric(const QString &metric);
+    QString metric() const { return mMetric; }
+    /** "" for the iteration, or a metric name (e.g. "bits") whose mean gives the x values. */
+    void setXMetric(const QString &xMetric);
+    QString xMetric() const { return mXMetric; }
+    void setPoint(int point);
+    void setRunColors(const QVector<QColor> &colors);
+    /** Text appended to each run's legend entry (e.g. the accountant, the status). */
+    void setRunSuffixes(const QStringList &suffixes);
+    void setLogY(bool logY);
+    bool logY() const { return mLogY; }
+    /** Text shown in the middle while there is no data. */
+    void setPlaceholder(const QString &text);
+    /** Points drawn for a run's mean line (tests). */
+    int pointCount(int run) const;
+    /** The mean line of a run (tests, export). */
+    QCPGraph *meanGraph(int run) const;
+
+public slots:
+    /** Rebuilds every graph from LiveResults. */
+    void rebuild();
+    /** Fits the axes to the data and follows new data again. */
+    void resetView();
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+
+private:
+    struct RunGraphs {
+        QCPGraph *mean = nullptr;
+        QCPGraph *upper = nullptr;
+        QCPGraph *lower = nullptr;
+        int rows = 0;
+    };
+
+    void onRowsAppended(int point, int run, int from);
+    void appendRows(int run);
+    void updateLegend();
+    void autoRange();
+    void configureAxis();
+
+    LiveResults *mResults;
+    QString mMetric;
+    QString mXMetric;
+    int mPoint = 0;
+    bool mLogY = false;
+    bool mFollow = true;
+    QVector<QColor> mColors;
+    QStringList mSuffixes;
+    QVector<RunGraphs> mRuns;
+    QCPTextElement *mTitle;
+    QCPItemText *mPlaceholder;
+};
+
+} // namespace dplab

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "paramform.h"
+
+#include "scheduleeditor.h"
+#include "scientificspinbox.h"
+#include "textconvert.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+
+#include <climits>
+#include <cmath>
+
+namespace dplab {
+
+namespace {
+
+constexpr const char *kPerAgentProperty = "dplabPerAgentList";
+
+QString rangeText(const ParamSpec &spec)
+{
+    auto bound = [](double v) {
+        if (v <= -1e299)
+            return QStringLiteral("−∞");
+        if (v >= 1e299)
+            return QStringLiteral("∞");
+        return formatNumber(v);
+    };
+    return (spec.minExclusive ? QStringLiteral("(") : QStringLiteral("[")) + bound(spec.min) + QStringLiteral(", ")
+           + bound(spec.max) + QStringLiteral("]");
+}
+
+QString listText(const Json &list)
+{
+    QStringList parts;
+    for (const Json &v : list)
+        parts << (v.is_number() ? formatNumber(v.get<double>(), 10) : toQString(v.dump()));
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+ParamForm::ParamForm(QWidget *parent)
+    : QWidget(parent)
+    , mLayout(new QFormLayout(this))
+{
+    mLayout->setContentsMargins(0, 0, 0, 0);
+    mLayout->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    mLayout->setRowWrapPolicy(QFormLayout::WrapLongRows);
+}
+
+QString ParamForm::toolTipFor(const ParamSpec &spec)
+{
+    QString tip = QStringLiteral("<p><b>%1</b> (<code>%2</code>)</p>")
+                      .arg(toQString(spec.label).toHtmlEscaped(), toQString(spec.key).toHtmlEscaped());
+    if (!spec.help.empty())
+        tip += QStringLiteral("<p>%1</p>").arg(toQString(spec.help).toHtmlEscaped());
+    if (spec.type == ParamType::Real || spec.type == ParamType::Integer || spec.type == ParamType::Schedule) {
+        tip += QStringLiteral("<p>%1 %2").arg(ParamForm::tr("Range:"), rangeText(spec));
+        if (!spec.unit.empty())
+            tip += QStringLiteral(" %1").arg(toQString(spec.unit).toHtmlEscaped());
+        if (spec.logScale)
+            tip += ParamForm::tr(" (log scale)");
+        tip += QStringLiteral("</p>");
+    }
+    if (spec.perAgent)
+        tip += ParamForm::tr("<p>May be given per agent as a list (one value per agent).</p>");
+    if (!spec.condition.empty())
+        tip += QStringLiteral("<p><i>%1</i> %2</p>")
+                   .arg(ParamForm::tr("Theorem condition:"), toQString(spec.condition).toHtmlEscaped());
+    return tip;
+}
+
+void ParamForm::setSpecs(const std::vector<ParamSpec> &specs)
+{
+    mSpecs = specs;
+    rebuild(Json::object());
+}
+
+void ParamForm::rebuild(const Json &values)
+{
+    while (mLayout->rowCount() > 0)
+        mLayout->removeRow(0);
+    mEditors.clear();
+    mUpdating = true;
+    for (const ParamSpec &spec : mSpecs) {
+        const Json value = values.is_object() && values.contains(spec.key) ? values.at(spec.key) : spec.defaultValue;
+        QWidget *editor = createEditor(spec, value);
+        editor->setToolTip(toolTipFor(spec));
+        QString label = toQString(spec.label.empty() ? spec.key : spec.label);
+        if (!spec.unit.empty())
+            label += QStringLiteral(" [%1]").arg(toQString(spec.unit));
+        auto *labelWidget = new QLabel(label, this);
+        labelWidget->setToolTip(editor->toolTip());
+        labelWidget->setBuddy(editor);
+        mLayout->addRow(labelWidget, editor);
+        mEditors.insert(toQString(spec.key), editor);
+    }
+    mUpdating = false;
+}
+
+QWidget *ParamForm::createEditor(const ParamSpec &spec, const Json &value)
+{
+    const QString key = toQString(spec.key);
+    auto edited = [this, key](const Json &v) {
+        if (!mUpdating)
+            emit valueEdited(key, v);
+    };
+    if (spec.perAgent && value.is_array() && spec.type != ParamType::Schedule) {
+        auto *line = new QLineEdit(this);
+        line->setProperty(kPerAgentProperty, true);
+        line->setText(listText(value));
+        line->setPlaceholderText(tr("one value per agent, comma-separated"));
+        connect(line, &QLineEdit::editingFinished, this, [this, spec, line, edited] {
+            edited(editorValue(spec, line));
+        });
+        return line;
+    }
+    switch (spec.type) {
+    case ParamType::Real: {
+        auto *box = new ScientificSpinBox(this);
+        const double lo = std::max(spec.min, -1e300);
+        const double hi = std::min(spec.max, 1e300);
+        // An exclusive minimum of 0 (a step > 0) is shown as the smallest positive double.
+        box->setRange(spec.minExclusive ? std::nextafter(lo, hi) : lo, hi);
+        box->setLogScale(spec.logScale);
+        setEditorValue(spec, box, value);
+        connect(box, &QDoubleSpinBox::valueChanged, this, [edited](double v) { edited(Json(v)); });
+        return box;
+    }
+    case ParamType::Integer: {
+        auto *box = new QSpinBox(this);
+        const double lo = std::max(spec.min + (spec.minExclusive ? 1 : 0), double(INT_MIN));
+        const double hi = std::min(spec.max, double(INT_MAX));
+        box->setRange(static_cast<int>(lo), static_cast<int>(hi));
+        box->setKeyboardTracking(false);
+        setEditorValue(spec, box, value);
+        connect(box, &QSpinBox::valueChanged, this, [edited](int v) { edited(Json(v)); });
+        return box;
+    }
+    case ParamType::Bool: {
+        auto *box = new QCheckBox(this);
+        setEditorValue(spec, box, value);
+        connect(box, &QCheckBox::toggled, this, [edited](bool v) { edited(Json(v)); });
+        return box;
+    }
+    case ParamType::Choice: {
+        auto *box = new QComboBox(this);
+        for (const std::string &c : spec.choices)
+            box->addItem(toQString(c), toQString(c));
+        setEditorValue(spec, box, value);
+        connect(box, &QComboBox::currentIndexChanged, this,
+                [edited, box](int) { edited(Json(toStdString(box->currentData().toString()))); });
+        return box;
+    }
+    case ParamType::Schedule: {
+        auto *editor = new ScheduleEditor(this);
+        editor->setScaleRange(spec.minExclusive ? std::nextafter(spec.min, spec.max) : spec.min, spec.max,
+                              spec.logScale);
+        setEditorValue(spec, editor, value);
+        connect(editor, &ScheduleEditor::valueEdited, this, edited);
+        return editor;
+    }
+    case ParamType::Text: {
+        auto *line = new QLineEdit(this);
+        setEditorValue(spec, line, value);
+        connect(line, &QLineEdit::editingFinished, this, [edited, line] { edited(Json(toStdString(line->text()))); });
+        return line;
+    }
+    }
+    return new QWidget(this);
+}
+
+void ParamForm::setEditorValue(const ParamSpec &spec, QWidget *editor, const Json &value)
+{
+    if (editor->property(kPerAgentProperty).toBool()) {
+        static_cast<QLineEdit *>(editor)->setText(value.is_array() ? listText(value) : listText(Json::array({value})));
+        return;
+    }
+    switch (spec.type) {
+    case ParamType::Real:
+        if (value.is_number())
+            static_cast<ScientificSpinBox *>(editor)->setValue(value.get<double>());
+        return;
+    case ParamType::Integer:
+        if (value.is_number())
+            static_cast<QSpinBox *>(editor)->setValue(static_cast<int>(value.get<double>()));
+        return;
+    case ParamType::Bool:
+        if (value.is_boolean())
+            static_cast<QCheckBox *>(editor)->setChecked(value.get<bool>());
+        return;
+    case ParamType::Choice: {
+        auto *box = static_cast<QComboBox *>(editor);
+        if (value.is_string())
+            box->setCurrentIndex(std::max(0, box->findData(toQString(value.get<std::string>()))));
+        return;
+    }
+    case ParamType::Schedule:
+        static_cast<ScheduleEditor *>(editor)->setValue(value);
+        return;
+    case ParamType::Text:
+        if (value.is_string())
+            static_cast<QLineEdit *>(editor)->setText(toQString(value.get<std::string>()));
+        return;
+    }
+}
+
+Json ParamForm::editorValue(const ParamSpec &spec, QWidget *editor) const
+{
+    if (editor->property(kPerAgentProperty).toBool()) {
+        Json list = Json::array();
+        const QStringList parts = static_cast<QLineEdit *>(editor)->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
+        for (const QString &part : parts) {
+            bool ok = false;
+            const double v = part.trimmed().toDouble(&ok);
+            if (!ok)
+                list.push_back(toStdString(part.trimmed())); // the validator names the bad entry
+            else if (spec.type == ParamType::Integer && std::floor(v) == v)
+                list.push_back(static_cast<long long>(v));
+            else
+                list.push_back(v);
+        }
+        return list;
+    }
+    switch (spec.type) {
+    case ParamType::Real:
+        return static_cast<ScientificSpinBox *>(editor)->value();
+    case ParamType::Integer:
+        return static_cast<QSpinBox *>(editor)->value();
+    case ParamType::Bool:
+        return static_cast<QCheckBox *>(editor)->isChecked();
+    case ParamType::Choice:
+        return toStdString(static_cast<QComboBox *>(editor)->currentData().toString());
+    case ParamType::Schedule:
+        return static_cast<ScheduleEditor *>(editor)->value();
+    case ParamType::Text:
+        return toStdString(static_cast<QLineEdit *>(editor)->text());
+    }
+    return Json();
+}
+
+void ParamForm::setValues(const Json &values)
+{
+    // A per-agent list where a scalar editor is (or the other way round) needs a new row.
+    for (const ParamSpec &spec : mSpecs) {
+        QWidget *editor = mEditors.value(toQString(spec.key));
+        const bool isList = editor && editor->property(kPerAgentProperty).toBool();
+        const bool wantList = spec.perAgent && values.is_object() && values.contains(spec.key)
+                              && values.at(spec.key).is_array();
+        if (isList != wantList) {
+            rebuild(values);
+            return;
+        }
+    }
+    mUpdating = true;
+    for (const ParamSpec &spec : mSpecs) {
+        QWidget *editor = mEditors.value(toQString(spec.key));
+        if (!editor)
+            continue;
+        const Json value = values.is_object() && values.contains(spec.key) ? values.at(spec.key) : spec.defaultValue;
+        const QSignalBlocker blocker(editor);
+        setEditorValue(spec, editor, value);
+    }
+    mUpdating = false;
+}
+
+Json ParamForm::values() const
+{
+    Json out = Json::object();
+    for (const ParamSpec &spec : mSpecs)
+        if (QWidget *editor = mEditors.value(toQString(spec.key)))
+            out[spec.key] = editorValue(spec, editor);
+    return out;
+}
+
+} // namespace dplab

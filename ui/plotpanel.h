@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// PlotPanel: the live plots of DESIGN §6 in a 2×2 grid — consensus error; an accuracy plot
+// whose metric is chosen among those the runs record (distance to optimum, optimality gap,
+// gradient norm, regret, average loss, accuracy, ...); cumulative ε with the accountant named
+// in the legend; bits sent — with the x axis switchable between iteration and bits, the sweep
+// point to show (when the experiment sweeps), reset of every view and export of all plots.
+//
+// Threading: GUI thread.
+#pragma once
+
+#include <QColor>
+#include <QVector>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+
+namespace dplab {
+
+class LiveResults;
+class MetricPlot;
+
+class PlotPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    enum PlotIndex { Consensus = 0, Accuracy = 1, Epsilon = 2, Bits = 3, PlotCount = 4 };
+
+    explicit PlotPanel(LiveResults *results, QWidget *parent = nullptr);
+
+    MetricPlot *plot(int index) const { return mPlots.value(index); }
+    void setRunColors(const QVector<QColor> &colors);
+    /** Legend suffixes per plot index (e.g. accountant names for the ε plot). */
+    void setRunSuffixes(int plot, const QStringList &suffixes);
+    QString accuracyMetric() const;
+    void setAccuracyMetric(const QString &metric);
+    /** x axis: iteration (false) or bits (true). */
+    void setXAxisBits(bool bits);
+
+public slots:
+    void resetViews();
+    /** Saves every plot as PNG, SVG or PDF (by extension) into one file per plot. */
+    void exportPlots();
+
+private:
+    void updateMetricChoices();
+    void updatePointChoices();
+
+    LiveResults *mResults;
+    QVector<MetricPlot *> mPlots;
+    QComboBox *mXAxis;
+    QComboBox *mAccuracy;
+    QLabel *mPointLabel;
+    QComboBox *mPoint;
+};
+
+} // namespace dplab

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// PresetLibrary: the experiment files compiled into the program (resources/presets/*.json under
+// the resource prefix :/presets/), grouped for the Presets menu: "Paper 000" … from files named
+// paper-NNN-*.json, "Teaching" from teaching-*.json, "Other" for the rest.
+//
+// Threading: reads Qt resources; call from any one thread at a time.
+#pragma once
+
+#include "dplab/common/params.h"
+
+#include <QString>
+#include <QVector>
+
+namespace dplab {
+
+struct PresetInfo {
+    QString resourcePath; ///< ":/presets/teaching-push-pull-quadratic.json"
+    QString fileName;     ///< "teaching-push-pull-quadratic.json"
+    QString group;        ///< "Paper 000", "Teaching", "Other"
+    QString title;        ///< the experiment's "name", else the file name
+    QString description;  ///< the experiment's "description"
+};
+
+class PresetLibrary
+{
+public:
+    /** Every compiled-in preset, sorted by group (papers first, then teaching) and file name. */
+    static QVector<PresetInfo> presets();
+    /** The group names in menu order. */
+    static QStringList groups(const QVector<PresetInfo> &presets);
+    /** Reads and parses one preset; false with `error` on failure. */
+    static bool read(const QString &resourcePath, Json *document, QString *error);
+    /** The preset the program opens by default. */
+    static QString defaultPreset() { return QStringLiteral(":/presets/teaching-push-pull-quadratic.json"); }
+    /** The folder bundled presets resolve relative data paths against (resources/presets). */
+    static QString baseDir();
+};
+
+} // namespace dplab

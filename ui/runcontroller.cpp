@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runcontroller.h"
+
+#include "runfeed.h"
+#include "runworker.h"
+
+#include <algorithm>
+
+namespace dplab {
+
+RunController::RunController(QObject *parent)
+    : QObject(parent)
+    , mWorker(nullptr)
+    , mFeed(std::make_shared<RunFeed>())
+{
+    mWorker = new RunWorker(mFeed);
+    mWorker->moveToThread(&mThread);
+    connect(&mThread, &QThread::finished, mWorker, &QObject::deleteLater);
+    connect(this, &RunController::runRequested, mWorker, &RunWorker::run);
+    connect(mWorker, &RunWorker::dataReady, this, &RunController::onDataReady);
+    connect(mWorker, &RunWorker::finished, this, &RunController::onWorkerFinished);
+    connect(mWorker, &RunWorker::failed, this, &RunController::onWorkerFailed);
+    mDrainTimer.setSingleShot(true);
+    connect(&mDrainTimer, &QTimer::timeout, this, &RunController::drain);
+    mThread.setObjectName(QStringLiteral("DPLab run worker"));
+    mThread.start();
+    mSinceDrain.start();
+}
+
+RunController::~RunController()
+{
+    if (mControl)
+        mControl->cancel();
+    mThread.quit();
+    mThread.wait();
+}
+
+qint64 RunController::elapsedMilliseconds() const
+{
+    return isActive() && mClock.isValid() ? mClock.elapsed() : mElapsed;
+}
+
+qint64 RunController::iterationsDone() const
+{
+    return mFeed->done();
+}
+
+qint64 RunController::iterationsTotal() const
+{
+    return mFeed->total();
+}
+
+bool RunController::start(std::shared_ptr<const Experiment> experiment, bool paused)
+{
+    if (isActive() || !experiment)
+        return false;
+    mFeed->clear();
+    mLastDone = -1;
+    mResult.reset();
+    mExperiment = std::move(experiment);
+    mControl = std::make_shared<RunControl>();
+    if (paused)
+        mControl->pause();
+    mClock.start();
+    mElapsed = 0;
+    setState(paused ? State::Paused : State::Running);
+    emit started(mExperiment);
+    int threads = mThreads;
+    if (paused && threads == 0) {
+        // Stepping advances the jobs that are running: when starting paused, run every job at
+        // once so one step moves every repetition of every run.
+        const std::size_t points = mExperiment->sweep ? mExperiment->sweep->values.size() : 1;
+        threads = static_cast<int>(std::min<std::size_t>(
+            256, points * mExperiment->runs.size() * static_cast<std::size_t>(mExperiment->repetitions)));
+    }
+    emit runRequested(mExperiment, mControl, threads);
+    return true;
+}
+
+void RunController::pause()
+{
+    if (mState != State::Running)
+        return;
+    mControl->pause();
+    setState(State::Paused);
+}
+
+void RunController::resume()
+{
+    if (mState != State::Paused)
+        return;
+    mControl->resume();
+    setState(State::Running);
+}
+
+void RunController::step()
+{
+    if (mState == State::Running)
+        pause();
+    if (mState != State::Paused)
+        return;
+    mControl->step();
+}
+
+void RunController::stop()
+{
+    if (!isActive() || mState == State::Stopping)
+        return;
+    mControl->cancel();
+    setState(State::Stopping);
+}
+
+void RunController::onDataReady()
+{
+    const qint64 since = mSinceDrain.elapsed();
+    if (since >= mInterval) {
+        drain();
+        return;
+    }
+    if (!mDrainTimer.isActive())
+        mDrainTimer.start(static_cast<int>(mInterval - since));
+}
+
+void RunController::drain()
+{
+    mDrainTimer.stop();
+    mSinceDrain.restart();
+    QVector<RunBatch> batches;
+    QVector<RunEvent> events;
+    mFeed->take(batches, events);
+    if (!batches.isEmpty())
+        emit batchesArrived(batches);
+    if (!events.isEmpty())
+        emit eventsArrived(events);
+    const qint64 done = mFeed->done();
+    if (done != mLastDone) {
+        mLastDone = done;
+        emit progressChanged(done, mFeed->total());
+    }
+}
+
+void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> result)
+{
+    drain();
+    mElapsed = mClock.elapsed();
+    mResult = std::move(result);
+    mControl.reset();
+    setState(State::Idle);
+    emit finished(mResult);
+}
+
+void RunController::onWorkerFailed(const QString &message)
+{
+    drain();
+    mElapsed = mClock.elapsed();
+    mControl.reset();
+    setState(State::Idle);
+    emit failed(message);
+}
+
+void RunController::setState(State state)
+{
+    if (mState == state)
+        return;
+    mState = state;
+    emit stateChanged(state);
+}
+
+} // namespace dplab

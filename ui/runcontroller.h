@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// RunController: the GUI-thread side of a run (STYLE §2 item 11). It owns a QThread with a
+// RunWorker on it, forwards a start request as a queued signal, and turns what the worker's
+// feed collects into throttled signals on the GUI thread (one drain per ≥ 50 ms, plus a final
+// one). Run / Pause / Step / Stop act on a RunControl the runner polls every iteration, so Stop
+// is honoured within one iteration even while the worker's event loop is blocked.
+// Destruction requests a stop, quits the thread and waits for it.
+//
+// Threading: GUI thread only.
+#pragma once
+
+#include "runtypes.h"
+
+#include "dplab/engine/runner.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QThread>
+#include <QTimer>
+
+#include <memory>
+
+namespace dplab {
+
+class RunFeed;
+class RunWorker;
+
+class RunController : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class State { Idle, Running, Paused, Stopping };
+    Q_ENUM(State)
+
+    explicit RunController(QObject *parent = nullptr);
+    ~RunController() override;
+
+    State state() const { return mState; }
+    /** Running, paused or stopping: a run is in flight. */
+    bool isActive() const { return mState != State::Idle; }
+    /** Runner threads (0 = all cores). */
+    void setThreads(int threads) { mThreads = threads; }
+    /** Minimum time between two drains of the feed (default 50 ms ≈ 20 Hz). */
+    void setThrottleInterval(int milliseconds) { mInterval = milliseconds; }
+    /** Wall time of the current (or last) run. */
+    qint64 elapsedMilliseconds() const;
+    /** Iterations done / planned over all jobs of the current run. */
+    qint64 iterationsDone() const;
+    qint64 iterationsTotal() const;
+    /** The experiment of the current (or last) run. */
+    std::shared_ptr<const Experiment> experiment() const { return mExperiment; }
+    /** The result of the last finished run (null before). */
+    std::shared_ptr<const ExperimentResult> lastResult() const { return mResult; }
+
+public slots:
+    /** Starts `experiment` (returns false when a run is active). With `paused` the runner
+     *  waits before the first iteration (for Step), and every job gets its own thread (unless
+     *  setThreads() fixed the count) so that a step moves every repetition of every run. */
+    bool start(std::shared_ptr<const dplab::Experiment> experiment, bool paused = false);
+    void pause();
+    void resume();
+    /** While paused: every active repetition advances exactly one iteration. */
+    void step();
+    /** Requests cancellation; finished() follows with the partial result. */
+    void stop();
+
+signals:
+    /** Internal: hands the run to the worker thread. */
+    void runRequested(std::shared_ptr<const dplab::Experiment> experiment,
+                      std::shared_ptr<dplab::RunControl> control, int threads);
+    void started(std::shared_ptr<const dplab::Experiment> experiment);
+    /** Recorded metric values since the last emission (GUI thread, ≤ ~20 Hz). */
+    void batchesArrived(const QVector<dplab::RunBatch> &batches);
+    /** Status changes since the last emission. */
+    void eventsArrived(const QVector<dplab::RunEvent> &events);
+    void progressChanged(qint64 done, qint64 total);
+    void stateChanged(dplab::RunController::State state);
+    /** The run ended (completed, cancelled or diverged); all batches were emitted before. */
+    void finished(std::shared_ptr<const dplab::ExperimentResult> result);
+    /** The run could not start or failed (invalid sweep point, reference solver, ...). */
+    void failed(const QString &message);
+
+private:
+    void onDataReady();
+    void drain();
+    void onWorkerFinished(std::shared_ptr<const ExperimentResult> result);
+    void onWorkerFailed(const QString &message);
+    void setState(State state);
+
+    QThread mThread;
+    RunWorker *mWorker;
+    std::shared_ptr<RunFeed> mFeed;
+    std::shared_ptr<RunControl> mControl;
+    std::shared_ptr<const Experiment> mExperiment;
+    std::shared_ptr<const ExperimentResult> mResult;
+    State mState = State::Idle;
+    int mThreads = 0;
+    int mInterval = 50;
+    QTimer mDrainTimer;
+    QElapsedTimer mSinceDrain;
+    QElapsedTimer mClock;
+    qint64 mElapsed = 0;
+    qint64 mLastDone = -1;
+};
+
+} // namespace dplab

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Value types that cross from the runner's threads to the GUI thread (STYLE §2 item 14):
+// copies of core's MetricsBatch and StatusEvent in Qt containers.
+//
+// Threading: plain values, safe to copy between threads.
+#pragma once
+
+#include "dplab/engine/runner.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace dplab {
+
+/** Recorded metric values of one (sweep point, run, repetition): values[k * names.size() + m]
+ *  is metric m at iterations[k]. */
+struct RunBatch {
+    int point = 0;
+    int run = 0;
+    int repetition = 0;
+    QStringList names;
+    QVector<qint64> iterations;
+    QVector<double> values;
+};
+
+/** A status change of one (point, run, repetition): started, warning, diverged at k,
+ *  cancelled, finished. */
+struct RunEvent {
+    StatusEvent::Kind kind = StatusEvent::Kind::Started;
+    int point = 0;
+    int run = 0;
+    int repetition = 0;
+    qint64 iteration = 0;
+    QString message;
+};
+
+} // namespace dplab
