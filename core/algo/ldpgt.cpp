@@ -232,7 +232,7 @@ private:
     {
         mAccountant.reset();
         mNoiseBase.resize(n, 2);
-        const double target = paramReal(ctx.privacy, "target_epsilon");
+        const double target = paramReal(ctx.privacy, "epsilon");
         bool anyNoise = (mNuS.array() > 0).any() || (mNuTheta.array() > 0).any();
         if (!anyNoise && !(target > 0)) {
             mNoiseBase << mNuTheta, mNuS;
@@ -246,7 +246,7 @@ private:
             L = problemFact(*mProblem, "lipschitz");
         if (!(cl > 0)) {
             if (target > 0)
-                return Error::invalid("privacy.target_epsilon",
+                return Error::invalid("privacy.epsilon",
                                       "needs the ℓ1 gradient bound c_l: set privacy.gradient_bound or "
                                       "enable the problem's per-sample clipping");
             mWarnings.push_back("ldp-gt: no ε is computed: Theorem 3 needs the ℓ1 gradient bound c_l "
@@ -268,14 +268,14 @@ private:
                                                                                 : Paper000Bound::Iterated;
         if (target > 0) {
             if (ctx.horizon <= 0)
-                return Error::invalid("privacy.target_epsilon", "calibration needs the run's horizon (iterations)");
+                return Error::invalid("privacy.epsilon", "calibration needs the run's horizon (iterations)");
             // The given ν act as the shape: a learner with both ν = 0 starts from ν = 1.
             for (int i = 0; i < n; ++i)
                 if (!(setup.nuS[i] > 0) && !(setup.nuTheta[i] > 0))
                     setup.nuS[i] = setup.nuTheta[i] = 1.0;
             for (int i = 0; i < n; ++i)
                 if (!(setup.nuS[i] > 0) || !(setup.nuTheta[i] > 0))
-                    return Error::invalid("privacy.target_epsilon",
+                    return Error::invalid("privacy.epsilon",
                                           "calibration needs both noise scales of agent " + std::to_string(i)
                                               + " > 0 or both 0");
             const Eigen::VectorXd c = paper000NoiseMultipliers(setup, ctx.R, ctx.horizon, target, bound);
@@ -365,7 +365,7 @@ AlgorithmDescriptor describeLdpGradientTracking()
         realParam("lipschitz", "Lipschitz constant L", 0.0, 0.0, 1e12,
                   "L of Assumption 3(iii), used by the iterated bound. 0 = take it from the "
                   "problem.", false, true),
-        realParam("target_epsilon", "Target ε", 0.0, 0.0, 1e12,
+        realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
                   "If > 0: scale every learner's ν^i_ζ, ν^i_ϑ (Remark 13) so that its ε_i at the "
                   "run's horizon equals this value under the selected bound; the given scales "
                   "then only set the ratio between the two channels.", false, true)};

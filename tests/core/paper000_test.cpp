@@ -416,7 +416,7 @@ TEST(LdpGt, TargetEpsilonCalibratesTheNoise)
     const int n = 5;
     auto problem = onlineLogistic(n, 100, 2.0);
     const Json privacy = {{"noise_theta", 1.0}, {"noise_y", 2.0}, {"noise_theta_decay", 0.55},
-                          {"noise_y_decay", 0.55}, {"target_epsilon", 40.0}, {"accountant", "finite-t"}};
+                          {"noise_y_decay", 0.55}, {"epsilon", 40.0}, {"accountant", "finite-t"}};
     auto algo = make("ldp-gt");
     const Eigen::MatrixXd x0 = Eigen::MatrixXd::Zero(n, problem->dimension());
     ASSERT_TRUE(algo->reset(context(f, "ldp-gt", problem, Json::object(), privacy, x0, 5, 60)).ok());
