@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/problem.h"
 
+#include "dplab/problem/multiclass.h"
 #include "dplab/problem/objectives.h"
 
 #include <cstdlib>
@@ -59,6 +60,7 @@ const std::vector<ProblemEntry> &problemRegistry()
         leastSquaresProblemEntry(),
         ridgeProblemEntry(),
         logisticProblemEntry(),
+        onlineMulticlassProblemEntry(),
     };
     return registry;
 }

@@ -3,7 +3,6 @@
 // the trace-norm ball's exact projection and top-singular-pair oracle.
 #include "dplab/problem/constraints.h"
 #include "dplab/privacy/rng.h"
-#include "paper002stubs.h"
 
 #include <Eigen/Dense>
 #include <gtest/gtest.h>

@@ -3,7 +3,6 @@
 // "gossip" teaching algorithm.
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/gossip.h"
-#include "paper002stubs.h"
 #include "paper002testutil.h"
 
 #include <gtest/gtest.h>

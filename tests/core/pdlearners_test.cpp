@@ -5,7 +5,6 @@
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/gossip.h"
 #include "dplab/privacy/treeaggregation.h"
-#include "paper002stubs.h"
 #include "paper002testutil.h"
 
 #include <gtest/gtest.h>
