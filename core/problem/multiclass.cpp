@@ -152,28 +152,42 @@ double OnlineMulticlassProblem::frankWolfeGap(const Eigen::VectorXd &x) const
 
 std::optional<Eigen::VectorXd> OnlineMulticlassProblem::closedFormOptimum() const
 {
-    // FISTA with the fixed step 1/L, L = ½ λ_max(Σ_r w_r e_r e_rᵀ) (Böhning's bound on the
-    // softmax Hessian: diag(π) − ππᵀ ≼ ½ I), exact projections onto the trace-norm ball.
-    const Eigen::MatrixXd weighted = mFeatures.transpose() * mWeights.asDiagonal() * mFeatures;
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(weighted, Eigen::EigenvaluesOnly);
-    const double lipschitz = std::max(1e-12, 0.5 * eig.eigenvalues().maxCoeff());
+    // FISTA with exact projections onto the trace-norm ball. Step 1/L: L starts from a power-
+    // iteration estimate of ½ λ_max(Σ_r w_r e_r e_rᵀ) (Böhning's bound on the softmax Hessian,
+    // diag(π) − ππᵀ ≼ ½ I) and doubles whenever the sufficient-decrease test fails.
     const Eigen::Index d = dimension();
-    Eigen::VectorXd x = Eigen::VectorXd::Zero(d), y = x, previous = x, g;
+    Eigen::VectorXd x = Eigen::VectorXd::Zero(d);
+    if (mReferenceIterations <= 0)
+        return x;
+    Eigen::VectorXd v = Eigen::VectorXd::Ones(features()) / std::sqrt(static_cast<double>(features()));
+    double lambda = 0.0;
+    for (int k = 0; k < 30; ++k) {
+        const Eigen::VectorXd w = mFeatures.transpose() * (mWeights.asDiagonal() * (mFeatures * v));
+        lambda = w.norm();
+        if (lambda <= 0.0)
+            break;
+        v = w / lambda;
+    }
+    double lipschitz = std::max(1e-12, 0.5 * lambda);
+    Eigen::VectorXd y = x, previous = x, g, candidate;
     double t = 1.0;
     for (int k = 0; k < mReferenceIterations; ++k) {
         const double fy = weightedLoss(y, &g);
-        (void)fy;
+        for (int attempt = 0; attempt < 60; ++attempt) {
+            candidate = y - g / lipschitz;
+            mSet->project(candidate);
+            const Eigen::VectorXd step = candidate - y;
+            if (weightedLoss(candidate, nullptr) <= fy + g.dot(step) + 0.5 * lipschitz * step.squaredNorm() + 1e-15)
+                break;
+            lipschitz *= 2.0;
+        }
         previous = x;
-        x = y - g / lipschitz;
-        mSet->project(x);
+        x = candidate;
         const double tNext = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
         y = x + ((t - 1.0) / tNext) * (x - previous);
         t = tNext;
-        if ((k + 1) % 10 == 0) {
-            const double gap = frankWolfeGap(x);
-            if (gap <= 1e-9 * std::max(1.0, globalValue(x)))
-                break;
-        }
+        if ((k + 1) % 10 == 0 && frankWolfeGap(x) <= 1e-9 * std::max(1.0, globalValue(x)))
+            break;
     }
     return x;
 }

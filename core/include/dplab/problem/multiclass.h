@@ -57,8 +57,9 @@ public:
     /** F(x): every example of every stream, weighted by multiplicity. Cost O(N·q·p). */
     double globalValue(const Eigen::VectorXd &x) const override;
     Eigen::VectorXd globalGradient(const Eigen::VectorXd &x) const override;
-    /** The best fixed decision in hindsight within K (FISTA with exact projections, stopped when
-     *  the Frank–Wolfe gap certifies F(X) − F* ≤ 1e-9·max(1, F) or after referenceIterations). */
+    /** The best fixed decision in hindsight within K (FISTA with exact projections and a
+     *  backtracked step, stopped when the Frank–Wolfe gap certifies F(X) − F* ≤ 1e-9·max(1, F) or
+     *  after referenceIterations; 0 iterations give X = 0). Cost per iteration O(N·q·p). */
     std::optional<Eigen::VectorXd> closedFormOptimum() const override;
     /** Fraction of pool examples (weighted by multiplicity) with argmax_ℓ (Xe)_ℓ = y. */
     std::optional<double> accuracy(const Eigen::VectorXd &x, bool test) const override;
@@ -79,7 +80,8 @@ private:
     /** F and ∇F (grad may be null) over the weighted pool. */
     double weightedLoss(const Eigen::VectorXd &x, Eigen::VectorXd *grad) const;
 
-    Eigen::MatrixXd mFeatures; ///< N×p
+    /** N×p, row-major so that each example is contiguous. */
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> mFeatures;
     std::vector<int> mLabels;
     int mClasses = 1;
     std::vector<std::vector<int>> mStreams;
