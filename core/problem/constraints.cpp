@@ -124,13 +124,29 @@ double traceNorm(const Eigen::Ref<const Eigen::VectorXd> &x, int rows, int cols)
 
 void TraceNormBall::project(Eigen::Ref<Eigen::VectorXd> x) const
 {
-    const Eigen::MatrixXd m = asMatrix(x, mRows, mCols);
-    Eigen::JacobiSVD<Eigen::MatrixXd> svd(m, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    // With k = min(q, p): a Householder QR reduces X to a k×k triangle R with the same singular
+    // values and the same left (q ≤ p) or right (q > p) singular vectors W; a Jacobi SVD of R gives
+    // them to working precision. The projection U diag(s') Vᵀ equals W diag(s'/s) Wᵀ X (q ≤ p) or
+    // X W diag(s'/s) Wᵀ (q > p), so the long singular vectors are never formed. Singular values 0
+    // map to 0 (s' = 0 there whenever the ball is left). Cost O(k² max(q, p)).
+    const Eigen::Map<const RowMajorMatrix> xm(x.data(), mRows, mCols);
+    const bool left = mRows <= mCols;
+    const Eigen::Index k = std::min(mRows, mCols);
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(left ? Eigen::MatrixXd(xm.transpose()) : Eigen::MatrixXd(xm));
+    const Eigen::MatrixXd r = qr.matrixQR().topRows(k).triangularView<Eigen::Upper>();
+    // q ≤ p: X = Rᵀ Qᵀ, so X's left singular vectors are those of Rᵀ, i.e. R's right ones.
+    // q > p: X = Q R, so X's right singular vectors are R's right ones.
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(r, Eigen::ComputeFullV);
     const Eigen::VectorXd &s = svd.singularValues();
     if (s.sum() <= mTau)
         return;
     const Eigen::VectorXd shrunk = projectCappedSimplex(s, mTau);
-    const RowMajorMatrix projected = svd.matrixU() * shrunk.asDiagonal() * svd.matrixV().transpose();
+    Eigen::VectorXd factor(k);
+    for (Eigen::Index j = 0; j < k; ++j)
+        factor[j] = s[j] > 0.0 ? shrunk[j] / s[j] : 0.0;
+    const Eigen::MatrixXd &w = svd.matrixV();
+    const Eigen::MatrixXd spectral = w * factor.asDiagonal() * w.transpose();
+    const RowMajorMatrix projected = left ? RowMajorMatrix(spectral * xm) : RowMajorMatrix(xm * spectral);
     x = Eigen::Map<const Eigen::VectorXd>(projected.data(), projected.size());
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/problem.h"
 
+#include "dplab/problem/multiclass.h"
 #include "dplab/problem/objectives.h"
 #include "dplab/problem/paper003problems.h"
 #include "dplab/problem/paper001problems.h"
@@ -67,6 +68,7 @@ const std::vector<ProblemEntry> &problemRegistry()
         nonconvexLogisticProblemEntry(),
         nonconvexPlProblemEntry(),
         onlineLogisticProblemEntry(),
+        onlineMulticlassProblemEntry(),
     };
     return registry;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Graphs, gossip matrices, an identity compressor and small online problems for the paper-002
+// Graphs, gossip matrices and small online problems for the paper-002
 // tests (gossip, tree aggregation, pd-ftgl / pd-ocg / pd-ogd), independent of the factories.
 #pragma once
 
@@ -18,24 +18,6 @@
 #include <vector>
 
 namespace dplab::test {
-
-/** No compression: what the engine passes when a run has no compressor. */
-class IdentityCompressor final : public Compressor
-{
-public:
-    std::string id() const override { return "identity"; }
-    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x, Eigen::Ref<Eigen::VectorXd> out,
-                           Rng &) const override
-    {
-        out = x;
-        return fullVectorBits(x.size());
-    }
-    double phi(int) const override { return 1.0; }
-    double r(int) const override { return 1.0; }
-    bool isRandom() const override { return false; }
-    bool isIdentity() const override { return true; }
-    Json toJson() const override { return Json{{"type", "identity"}}; }
-};
 
 inline Eigen::MatrixXd ringAdjacency(int n)
 {
@@ -245,7 +227,7 @@ inline RunContext makeContext(const AlgorithmDescriptor &alg, std::shared_ptr<co
     ctx.problem = std::move(problem);
     ctx.params = resolveParams(alg.params, params, "params", n).value();
     ctx.privacy = resolveParams(alg.privacyParams, privacy, "privacy", n).value();
-    ctx.compressor = std::make_shared<IdentityCompressor>();
+    ctx.compressor = makeCompressor(Json(), "compressor").value(); // identity
     ctx.noise = {seed, 0, 0};
     ctx.x0 = Eigen::MatrixXd::Zero(n, ctx.problem->dimension());
     ctx.horizon = horizon;

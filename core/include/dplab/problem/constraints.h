@@ -107,7 +107,8 @@ private:
 
 /** The trace-norm (nuclear-norm) ball {X ∈ R^{q×p} : ‖X‖_* ≤ τ}, X flattened row-major.
  *  Projection: SVD X = U diag(s) Vᵀ, s projected onto {s ≥ 0, Σ s ≤ τ} (unchanged when Σ s ≤ τ),
- *  X' = U diag(s') Vᵀ — exact, O(min(q,p)² max(q,p)) (JacobiSVD). Minimizer of ⟨G, V⟩:
+ *  X' = U diag(s') Vᵀ — exact, computed as U diag(s'/s) Uᵀ X from a QR reduction to a k×k
+ *  triangle and its Jacobi SVD (k = min(q,p)), O(k² max(q,p)). Minimizer of ⟨G, V⟩:
  *  −τ u₁ v₁ᵀ with (u₁, v₁) the top singular pair of G, from the eigen-decomposition of the
  *  smaller Gram matrix, O(min(q,p)² max(q,p)). R = τ since ‖X‖_F ≤ ‖X‖_*. */
 class TraceNormBall final : public ConstraintSet
