@@ -51,6 +51,10 @@ public:
     ParamForm *paramsForm() const { return mParams; }
     ParamForm *privacyForm() const { return mPrivacy; }
     ParamForm *compressorForm() const { return mCompressorParams; }
+    ParamForm *problemForm() const { return mProblemParams; }
+    QComboBox *problemBox() const { return mProblemType; }
+    /** The theorem-condition warnings shown for the selected run. */
+    QString warningText() const;
     QComboBox *compressorBox() const { return mCompressor; }
     QTreeWidget *runList() const { return mRuns; }
     QString validationMessage() const;
@@ -67,6 +71,8 @@ private:
     void refresh();
     void refreshExperiment();
     void refreshGraph();
+    void refreshProblem();
+    void updateWarnings();
     void refreshRunList();
     void refreshRunEditor();
     void scheduleValidation();
@@ -100,7 +106,10 @@ private:
     QLabel *mColumnSchemeLabel;
     QComboBox *mColumnScheme;
     ParamForm *mColumnSchemeParams;
+    QComboBox *mProblemType;
+    ParamForm *mProblemParams;
     QLabel *mProblem;
+    QString mProblemForm; ///< problem type the problem form is built for
     // runs
     QTreeWidget *mRuns;
     QPushButton *mAddRun;
@@ -118,7 +127,9 @@ private:
     ParamForm *mCompressorParams;
     QComboBox *mInit;
     QDoubleSpinBox *mInitScale;
+    QLabel *mWarnings;
     QLabel *mValidation;
+    std::shared_ptr<const Experiment> mValidated; ///< the last experiment that validated
 };
 
 } // namespace dplab

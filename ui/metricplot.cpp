@@ -45,7 +45,6 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     mPlaceholder->position->setType(QCPItemPosition::ptAxisRectRatio);
     mPlaceholder->position->setCoords(0.5, 0.5);
     mPlaceholder->setColor(QColor(0x80, 0x80, 0x80));
-    mPlaceholder->setText(tr("No data yet: press Run"));
     mPlaceholder->setClipToAxisRect(true);
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
@@ -102,9 +101,10 @@ void MetricPlot::setLogY(bool logY)
     rebuild();
 }
 
-void MetricPlot::setPlaceholder(const QString &text)
+void MetricPlot::setAbsentText(const QString &text)
 {
-    mPlaceholder->setText(text);
+    mAbsentText = text;
+    updateLegend();
     replot(rpQueuedReplot);
 }
 
@@ -192,6 +192,10 @@ void MetricPlot::updateLegend()
     for (const RunGraphs &g : std::as_const(mRuns))
         any = any || (g.mean && g.mean->dataCount() > 0);
     mPlaceholder->setVisible(!any);
+    if (!any)
+        mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty()
+                                  ? tr("No data yet: press Run")
+                                  : (mAbsentText.isEmpty() ? tr("Not recorded by these runs") : mAbsentText));
 }
 
 void MetricPlot::onRowsAppended(int point, int run, int)
@@ -200,7 +204,7 @@ void MetricPlot::onRowsAppended(int point, int run, int)
         return;
     const bool wasEmpty = mRuns[run].mean->dataCount() == 0;
     appendRows(run);
-    if (wasEmpty)
+    if (wasEmpty || mPlaceholder->visible())
         updateLegend();
     if (mFollow)
         autoRange();

@@ -37,8 +37,8 @@ public:
     void setRunSuffixes(const QStringList &suffixes);
     void setLogY(bool logY);
     bool logY() const { return mLogY; }
-    /** Text shown in the middle while there is no data. */
-    void setPlaceholder(const QString &text);
+    /** Text shown in the middle when the runs have data but none records this metric. */
+    void setAbsentText(const QString &text);
     /** Points drawn for a run's mean line (tests). */
     int pointCount(int run) const;
     /** The mean line of a run (tests, export). */
@@ -81,6 +81,7 @@ private:
     QVector<RunGraphs> mRuns;
     QCPTextElement *mTitle;
     QCPItemText *mPlaceholder;
+    QString mAbsentText;
 };
 
 } // namespace dplab
