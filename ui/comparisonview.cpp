@@ -5,6 +5,7 @@
 #include "finalvaluestable.h"
 #include "liveresults.h"
 #include "metricnames.h"
+#include "plotstyle.h"
 
 #include "dplab/engine/metrics.h"
 
@@ -50,6 +51,8 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     splitter->addWidget(mTable);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({300, 110});
+    splitter->setChildrenCollapsible(false);
     layout->addWidget(splitter, 1);
     mPlot->setMinimumHeight(160);
     mTable->setMinimumHeight(60);
@@ -144,7 +147,12 @@ void ComparisonView::rebuild()
         mPlot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    const int cols = runs <= 3 ? runs : int(std::ceil(std::sqrt(double(runs))));
+    // Small multiples: at most two rows in the dock's usual height, as many columns as needed.
+    const int rowsWanted = runs <= 3 ? 1 : (runs <= 8 ? 2 : int(std::ceil(std::sqrt(double(runs)))));
+    const int cols = int(std::ceil(double(runs) / rowsWanted));
+    const int rowCount = int(std::ceil(double(runs) / cols));
+    QFont tickFont = font();
+    tickFont.setPointSizeF(7);
     QVector<QCPAxisRect *> rects;
     bool foundKeys = false, foundValues = false;
     QCPRange keys, values;
@@ -155,22 +163,31 @@ void ComparisonView::rebuild()
         const QString status = mResults->runStatusText(point, r);
         if (!status.isEmpty() && status != tr("ok"))
             title += QStringLiteral(" (") + status + QStringLiteral(")");
-        auto *label = new QCPTextElement(mPlot, title, QFont(font().family(), 9, QFont::Bold));
+        auto *label = new QCPTextElement(mPlot, title, QFont(font().family(), 8, QFont::Bold));
+        label->setMargins(QMargins(0, 2, 0, 0));
         cell->addElement(0, 0, label);
         auto *rect = new QCPAxisRect(mPlot);
         cell->addElement(1, 0, rect);
         cell->setRowStretchFactor(0, 0.01);
+        cell->setRowSpacing(0);
         rects.push_back(rect);
         QCPAxis *x = rect->axis(QCPAxis::atBottom);
         QCPAxis *y = rect->axis(QCPAxis::atLeft);
-        x->setLabel(tr("iteration"));
-        if (logY) {
-            y->setScaleType(QCPAxis::stLogarithmic);
-            QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-            y->setTicker(ticker);
-            y->setNumberFormat(QStringLiteral("eb"));
-            y->setNumberPrecision(0);
+        x->setTickLabelFont(tickFont);
+        x->ticker()->setTickCount(3);
+        y->setTickLabelFont(tickFont);
+        // Shared axes: tick labels only on the left column and the bottom row.
+        const bool bottom = r / cols == rowCount - 1 || r + cols >= runs;
+        const bool left = r % cols == 0;
+        x->setTickLabels(bottom);
+        y->setTickLabels(left);
+        if (bottom) {
+            x->setLabel(tr("iteration"));
+            x->setLabelFont(tickFont);
         }
+        rect->setAutoMargins(QCP::msLeft | QCP::msBottom);
+        rect->setMargins(QMargins(0, 0, 6, 0));
+        setLogAxis(y, logY);
         const QColor colour = r < mColors.size() ? mColors[r] : ExperimentDocument::defaultRunColor(r);
         const QVector<double> mean = mResults->mean(point, r, name);
         const QVector<double> sd = mResults->std(point, r, name);
@@ -218,8 +235,10 @@ void ComparisonView::rebuild()
     }
     // Shared axes: the same ranges everywhere, and zooming one panel zooms all.
     if (foundValues) {
-        if (logY)
-            values = QCPRange(values.lower / 2, values.upper * 2);
+        if (logY) {
+            const double pad = std::max(1.1, std::pow(values.upper / values.lower, 0.05));
+            values = QCPRange(values.lower / pad, values.upper * pad);
+        }
         else {
             const double pad = values.size() > 0 ? values.size() * 0.05 : std::max(std::abs(values.upper) * 0.05, 1e-12);
             values = QCPRange(values.lower - pad, values.upper + pad);

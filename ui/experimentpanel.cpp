@@ -25,6 +25,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QToolButton>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -198,6 +199,11 @@ void ExperimentPanel::buildUi()
     problemLayout->addLayout(problemForm);
     mProblemParams = new ParamForm(problemBox);
     problemLayout->addWidget(mProblemParams);
+    mProblemGroupBox = new QWidget(problemBox);
+    auto *groupLayout = new QVBoxLayout(mProblemGroupBox);
+    groupLayout->setContentsMargins(0, 0, 0, 0);
+    groupLayout->setSpacing(2);
+    problemLayout->addWidget(mProblemGroupBox);
     mProblem = new QLabel(problemBox);
     mProblem->setWordWrap(true);
     mProblem->setStyleSheet(QStringLiteral("color: #555; font-size: 9pt;"));
@@ -219,12 +225,23 @@ void ExperimentPanel::buildUi()
     mRuns->setToolTip(tr("Double-click a run to rename it"));
     runsLayout->addWidget(mRuns);
     auto *buttons = new QHBoxLayout;
-    mAddRun = new QPushButton(tr("Add"), runsBox);
-    mDuplicateRun = new QPushButton(tr("Duplicate"), runsBox);
-    mRemoveRun = new QPushButton(tr("Remove"), runsBox);
-    mColourRun = new QPushButton(tr("Colour…"), runsBox);
-    for (QPushButton *b : {mAddRun, mDuplicateRun, mRemoveRun, mColourRun})
+    buttons->setSpacing(2);
+    mAddRun = new QToolButton(runsBox);
+    mAddRun->setText(tr("Add"));
+    mAddRun->setToolTip(tr("Add a run with the first algorithm that fits the graph"));
+    mDuplicateRun = new QToolButton(runsBox);
+    mDuplicateRun->setText(tr("Duplicate"));
+    mDuplicateRun->setToolTip(tr("Copy the selected run (same seed: a fair comparison)"));
+    mRemoveRun = new QToolButton(runsBox);
+    mRemoveRun->setText(tr("Remove"));
+    mColourRun = new QToolButton(runsBox);
+    mColourRun->setText(tr("Colour…"));
+    for (QToolButton *b : {mAddRun, mDuplicateRun, mRemoveRun, mColourRun}) {
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
         buttons->addWidget(b);
+    }
+    buttons->addStretch(1);
     runsLayout->addLayout(buttons);
     layout->addWidget(runsBox);
 
@@ -267,11 +284,9 @@ void ExperimentPanel::buildUi()
     mInitScale->setRange(0, 1e6);
     mInitScale->setDecimals(3);
     mInitScale->setKeyboardTracking(false);
-    auto *initRow = new QHBoxLayout;
-    initRow->addWidget(mInit, 1);
-    initRow->addWidget(new QLabel(tr("scale"), mRunBox));
-    initRow->addWidget(mInitScale);
-    initForm->addRow(tr("Initial point"), initRow);
+    mInitScale->setToolTip(tr("Standard deviation of the random initial decisions"));
+    initForm->addRow(tr("Initial point"), mInit);
+    initForm->addRow(tr("Initial scale"), mInitScale);
     runLayout->addLayout(initForm);
     layout->addWidget(mRunBox);
 
@@ -339,6 +354,7 @@ void ExperimentPanel::buildUi()
         mDocument->setValue("/problem", problem, tr("Change problem"));
     });
     connect(mProblemParams, &ParamForm::valueEdited, this, [this](const QString &key, const Json &value) {
+        // Top-level keys only here; the nested groups connect their own forms.
         QString pointer = QStringLiteral("/problem/") + key;
         pointer.replace(QLatin1Char('.'), QLatin1Char('/'));
         mDocument->setValue(toStdString(pointer), value, tr("Change %1").arg(key));
@@ -355,24 +371,24 @@ void ExperimentPanel::buildUi()
         if (!mRefreshing && column == 0)
             onRunRenamed(mRuns->indexOfTopLevelItem(item), item->text(0));
     });
-    connect(mAddRun, &QPushButton::clicked, this, [this] {
+    connect(mAddRun, &QToolButton::clicked, this, [this] {
         const int run = mDocument->addRun();
         if (run >= 0)
             setCurrentRun(run);
     });
-    connect(mDuplicateRun, &QPushButton::clicked, this, [this] {
+    connect(mDuplicateRun, &QToolButton::clicked, this, [this] {
         const int run = mDocument->duplicateRun(mCurrentRun);
         if (run >= 0)
             setCurrentRun(run);
     });
-    connect(mRemoveRun, &QPushButton::clicked, this, [this] {
+    connect(mRemoveRun, &QToolButton::clicked, this, [this] {
         if (mCurrentRun < 0)
             return;
         const int run = mCurrentRun;
         mDocument->removeRun(run);
         setCurrentRun(std::min(run, mDocument->runCount() - 1));
     });
-    connect(mColourRun, &QPushButton::clicked, this, &ExperimentPanel::chooseColour);
+    connect(mColourRun, &QToolButton::clicked, this, &ExperimentPanel::chooseColour);
 
     connect(mAlgorithm, &QComboBox::activated, this, [this](int index) {
         if (mCurrentRun >= 0)
@@ -497,12 +513,53 @@ void ExperimentPanel::refreshProblem()
         if (toQString(d.id) == type)
             descriptor = &d;
     if (mProblemForm != type) {
-        std::vector<ParamSpec> specs;
+        // Top-level parameters in one form; nested ones ("data.name") in a collapsible form per
+        // group, so a bundled data set does not show every loader option at once.
+        std::vector<ParamSpec> top;
+        QVector<std::vector<ParamSpec>> nested;
+        QStringList prefixes;
         if (descriptor)
-            for (const ParamSpec &spec : descriptor->params)
-                if (!(spec.type == ParamType::Text && spec.defaultValue.is_null() && spec.key.find("path") == std::string::npos))
-                    specs.push_back(spec);
-        mProblemParams->setSpecs(specs);
+            for (const ParamSpec &spec : descriptor->params) {
+                const auto dot = spec.key.find('.');
+                if (dot == std::string::npos) {
+                    top.push_back(spec);
+                    continue;
+                }
+                const QString prefix = toQString(spec.key.substr(0, dot));
+                if (!prefixes.contains(prefix)) {
+                    prefixes << prefix;
+                    nested.push_back({});
+                }
+                nested[prefixes.indexOf(prefix)].push_back(spec);
+            }
+        mProblemParams->setSpecs(top);
+        for (const ProblemGroup &g : std::as_const(mProblemGroups)) {
+            delete g.toggle;
+            delete g.form;
+        }
+        mProblemGroups.clear();
+        for (int k = 0; k < prefixes.size(); ++k) {
+            ProblemGroup g{prefixes[k], new QToolButton(mProblemGroupBox), new ParamForm(mProblemGroupBox)};
+            g.toggle->setCheckable(true);
+            g.toggle->setArrowType(Qt::RightArrow);
+            g.toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+            g.toggle->setAutoRaise(true);
+            g.toggle->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+            g.form->setSpecs(nested[k]);
+            g.form->setVisible(false);
+            connect(g.toggle, &QToolButton::toggled, g.form, [toggle = g.toggle, form = g.form](bool on) {
+                toggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+                form->setVisible(on);
+            });
+            connect(g.form, &ParamForm::valueEdited, this, [this](const QString &key, const Json &value) {
+                QString pointer = QStringLiteral("/problem/") + key;
+                pointer.replace(QLatin1Char('.'), QLatin1Char('/'));
+                mDocument->setValue(toStdString(pointer), value, tr("Change %1").arg(key));
+            });
+            mProblemGroupBox->layout()->addWidget(g.toggle);
+            mProblemGroupBox->layout()->addWidget(g.form);
+            mProblemGroups.push_back(g);
+        }
         mProblemForm = type;
     }
     // The form is flat ("data.name"); the problem object is nested ({"data": {"name": ...}}).
@@ -519,6 +576,16 @@ void ExperimentPanel::refreshProblem()
         }
     }
     mProblemParams->setValues(flat);
+    for (const ProblemGroup &g : std::as_const(mProblemGroups)) {
+        g.form->setValues(flat);
+        // The toggle summarises what the file sets in the group: "data: bundled, breast-cancer".
+        QStringList given;
+        const Json sub = problem.is_object() ? problem.value(toStdString(g.prefix), Json()) : Json();
+        if (sub.is_object())
+            for (auto it = sub.begin(); it != sub.end() && given.size() < 3; ++it)
+                given << (it->is_string() ? toQString(it->get<std::string>()) : toQString(it->dump()));
+        g.toggle->setText(given.isEmpty() ? g.prefix : QStringLiteral("%1: %2").arg(g.prefix, given.join(QStringLiteral(", "))));
+    }
     QStringList extra;
     if (problem.is_object())
         for (auto it = problem.begin(); it != problem.end(); ++it)
@@ -533,7 +600,8 @@ void ExperimentPanel::refreshProblem()
         for (auto it = facts.begin(); it != facts.end() && parts.size() < 6; ++it)
             if (it->is_primitive())
                 parts << QStringLiteral("%1: %2").arg(toQString(it.key()),
-                                                      toQString(it->is_string() ? it->get<std::string>() : it->dump()));
+                                                      it->is_number_float() ? formatNumber(it->get<double>(), 4)
+                                                      : toQString(it->is_string() ? it->get<std::string>() : it->dump()));
         if (!parts.isEmpty())
             note += (note.isEmpty() ? QString() : QStringLiteral("\n")) + parts.join(QStringLiteral(", "));
     }

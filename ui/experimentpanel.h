@@ -14,6 +14,7 @@
 
 #include "dplab/engine/experiment.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <memory>
@@ -24,6 +25,7 @@ class QLabel;
 class QLineEdit;
 class QTreeWidget;
 class QPushButton;
+class QToolButton;
 class QSpinBox;
 class QTimer;
 class QGroupBox;
@@ -107,15 +109,22 @@ private:
     QComboBox *mColumnScheme;
     ParamForm *mColumnSchemeParams;
     QComboBox *mProblemType;
-    ParamForm *mProblemParams;
+    ParamForm *mProblemParams; ///< top-level problem parameters
+    struct ProblemGroup {
+        QString prefix;       ///< "data", "random", ...
+        QToolButton *toggle;  ///< shows / hides the group's form
+        ParamForm *form;      ///< the nested parameters ("data.name", ...)
+    };
+    QVector<ProblemGroup> mProblemGroups;
+    QWidget *mProblemGroupBox;
     QLabel *mProblem;
     QString mProblemForm; ///< problem type the problem form is built for
     // runs
     QTreeWidget *mRuns;
-    QPushButton *mAddRun;
-    QPushButton *mDuplicateRun;
-    QPushButton *mRemoveRun;
-    QPushButton *mColourRun;
+    QToolButton *mAddRun;
+    QToolButton *mDuplicateRun;
+    QToolButton *mRemoveRun;
+    QToolButton *mColourRun;
     // selected run
     QGroupBox *mRunBox;
     QComboBox *mAlgorithm;

@@ -943,7 +943,9 @@ void MainWindow::updateStatusBar()
     mStatusSpeed->setText(tr("%1 it/s").arg(mSpeed >= 100 ? QString::number(qint64(mSpeed)) : QString::number(mSpeed, 'g', 3)));
     mStatusElapsed->setText(formatElapsed(elapsed));
     const double epsilon = mResults->latestMax(QLatin1String(metric::Epsilon));
-    mStatusEpsilon->setText(std::isnan(epsilon) ? tr("ε —") : tr("ε %1").arg(formatNumber(epsilon, 4)));
+    mStatusEpsilon->setText(std::isnan(epsilon)   ? tr("ε —")
+                            : std::isinf(epsilon) ? tr("ε ∞")
+                                                  : tr("ε %1").arg(formatNumber(epsilon, 4)));
     mProgress->setValue(total > 0 ? int(1000.0 * double(done) / double(total)) : 0);
     QString state;
     switch (mController->state()) {

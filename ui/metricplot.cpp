@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "liveresults.h"
 #include "metricnames.h"
+#include "plotstyle.h"
 #include "textconvert.h"
 
 #include <QToolTip>
@@ -33,14 +34,34 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     plotLayout()->setRowSpacing(0);
     mTitle->setMargins(QMargins(0, 4, 0, 0));
     xAxis->setLabel(tr("iteration"));
+    // The legend gets its own row between the title and the axes, so it never hides a curve.
     legend->setVisible(true);
     QFont legendFont = font();
     legendFont.setPointSizeF(8);
     legend->setFont(legendFont);
-    legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setBorderPen(QPen(QColor(0xc0, 0xc0, 0xc0)));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
     legend->setRowSpacing(0);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setColumnSpacing(10);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    legend->setIconSize(18, 8);
+    auto *legendRow = new QCPLayoutGrid;
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legendRow);
+    axisRect()->insetLayout()->take(legend);
+    // Spacers left and right centre the legend and keep the row's maximum width unbounded
+    // (a grid column is only as wide as its narrowest maximum: an empty legend would
+    // squeeze the axes).
+    legendRow->addElement(0, 0, new QCPLayoutElement(this));
+    legendRow->addElement(0, 1, legend);
+    legendRow->addElement(0, 2, new QCPLayoutElement(this));
+    legendRow->setColumnStretchFactors({1.0, 0.001, 1.0});
+    legendRow->setColumnSpacing(0);
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
     mPlaceholder->setPositionAlignment(Qt::AlignCenter);
     mPlaceholder->position->setType(QCPItemPosition::ptAxisRectRatio);
     mPlaceholder->position->setCoords(0.5, 0.5);
@@ -120,19 +141,7 @@ QCPGraph *MetricPlot::meanGraph(int run) const
 
 void MetricPlot::configureAxis()
 {
-    if (mLogY) {
-        yAxis->setScaleType(QCPAxis::stLogarithmic);
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-        ticker->setSubTickCount(8);
-        yAxis->setTicker(ticker);
-        yAxis->setNumberFormat(QStringLiteral("eb"));
-        yAxis->setNumberPrecision(0);
-    } else {
-        yAxis->setScaleType(QCPAxis::stLinear);
-        yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        yAxis->setNumberFormat(QStringLiteral("gb"));
-        yAxis->setNumberPrecision(4);
-    }
+    setLogAxis(yAxis, mLogY);
     yAxis->setLabel(metricFormula(mMetric));
 }
 
@@ -171,13 +180,21 @@ void MetricPlot::rebuild()
 void MetricPlot::updateLegend()
 {
     int visible = 0;
+    int legendText = 0;
+    QStringList fullNames;
     for (int r = 0; r < mRuns.size(); ++r) {
         if (!mRuns[r].mean)
             continue;
         QString name = mResults->runLabel(r);
         if (r < mSuffixes.size() && !mSuffixes[r].isEmpty())
             name += QStringLiteral(" — ") + mSuffixes[r];
+        // Elide what cannot fit one legend line; the full text is in the tooltip.
+        const int maxChars = std::max(20, int(width() / 6.5) - 4);
+        fullNames << name;
+        if (name.size() > maxChars)
+            name = name.left(maxChars - 1) + QChar(0x2026);
         mRuns[r].mean->setName(name);
+        legendText += name.size() + 4;
         const bool has = mRuns[r].mean->dataCount() > 0 || mResults->metricNames(mPoint, r).contains(mMetric)
                          || mResults->metricNames(mPoint, r).isEmpty();
         if (has) {
@@ -188,6 +205,13 @@ void MetricPlot::updateLegend()
         }
     }
     legend->setVisible(visible > 0);
+    setToolTip(fullNames.join(QLatin1Char('\n')));
+    // Long entries (accountant names) one per line, short ones side by side.
+    const int columns = legendText > 0 ? std::clamp(int(width() / 7) / std::max(1, legendText / std::max(1, int(mRuns.size()))), 1, 4) : 3;
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
     bool any = false;
     for (const RunGraphs &g : std::as_const(mRuns))
         any = any || (g.mean && g.mean->dataCount() > 0);
@@ -284,8 +308,8 @@ void MetricPlot::autoRange()
     }
     if (foundValues) {
         if (mLogY) {
-            const double lo = values.lower / 2, hi = values.upper * 2;
-            yAxis->setRange(QCPRange(lo, hi));
+            const double pad = std::max(1.1, std::pow(values.upper / values.lower, 0.05));
+            yAxis->setRange(QCPRange(values.lower / pad, values.upper * pad));
         } else {
             double pad = values.size() * 0.05;
             if (pad <= 0)
@@ -313,6 +337,12 @@ void MetricPlot::wheelEvent(QWheelEvent *event)
 {
     mFollow = false;
     QCustomPlot::wheelEvent(event);
+}
+
+void MetricPlot::resizeEvent(QResizeEvent *event)
+{
+    QCustomPlot::resizeEvent(event);
+    updateLegend();
 }
 
 void MetricPlot::mouseDoubleClickEvent(QMouseEvent *event)

@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "finalvaluestable.h"
 #include "metricnames.h"
+#include "plotstyle.h"
 #include "textconvert.h"
 
 #include "dplab/engine/writers.h"
@@ -119,17 +120,7 @@ void SweepView::rebuild()
     mPlot->clearItems();
     mSeries.clear();
     const bool logY = mLogY->isChecked();
-    mPlot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logY) {
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-        mPlot->yAxis->setTicker(ticker);
-        mPlot->yAxis->setNumberFormat(QStringLiteral("eb"));
-        mPlot->yAxis->setNumberPrecision(0);
-    } else {
-        mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        mPlot->yAxis->setNumberFormat(QStringLiteral("gb"));
-        mPlot->yAxis->setNumberPrecision(4);
-    }
+    setLogAxis(mPlot->yAxis, logY);
     if (!hasSweep() || !mResult) {
         auto *text = new QCPItemText(mPlot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
@@ -157,18 +148,13 @@ void SweepView::rebuild()
         hi = std::max(hi, x);
     }
     const bool logX = numeric && lo > 0 && hi / lo >= 100;
-    mPlot->xAxis->setScaleType(logX ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logX) {
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-        mPlot->xAxis->setTicker(ticker);
-    } else if (!numeric) {
+    setLogAxis(mPlot->xAxis, logX);
+    if (!numeric) {
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         for (std::size_t p = 0; p < sweep.values.size(); ++p)
             ticker->addTick(double(p), toQString(sweep.values[p].is_string() ? sweep.values[p].get<std::string>()
                                                                            : sweep.values[p].dump()));
         mPlot->xAxis->setTicker(ticker);
-    } else {
-        mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     }
     mPlot->xAxis->setLabel(toQString(sweep.parameter));
     mPlot->yAxis->setLabel(tr("final %1").arg(metricTitle(name).toLower()));
@@ -210,10 +196,12 @@ void SweepView::rebuild()
         mPlot->xAxis->setRange(x.lower - std::max(x.size() * 0.05, 0.5 * (numeric ? 0.0 : 1.0) + 1e-9),
                                x.upper + std::max(x.size() * 0.05, 0.5 * (numeric ? 0.0 : 1.0) + 1e-9));
     const QCPRange y = mPlot->yAxis->range();
-    if (logY)
-        mPlot->yAxis->setRange(y.lower / 2, y.upper * 2);
-    else
+    if (logY) {
+        const double pad = std::max(1.1, std::pow(y.upper / y.lower, 0.05));
+        mPlot->yAxis->setRange(y.lower / pad, y.upper * pad);
+    } else {
         mPlot->yAxis->setRange(y.lower - y.size() * 0.08, y.upper + y.size() * 0.08);
+    }
     mPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -31,6 +31,10 @@ int main(int argc, char *argv[])
     QCommandLineOption viewOption(QStringLiteral("view"), QStringLiteral("Result view to show: live, comparison or sweep."),
                                   QStringLiteral("view"), QStringLiteral("live"));
     parser.addOption(viewOption);
+    QCommandLineOption dialogOption(QStringLiteral("dialog"),
+                                    QStringLiteral("Open a dialog once the window is shown (generator)."),
+                                    QStringLiteral("dialog"));
+    parser.addOption(dialogOption);
     parser.process(app);
 
     dplab::MainWindow window;
@@ -41,6 +45,8 @@ int main(int argc, char *argv[])
         window.openFile(files.first());
     window.showInitially();
     window.showView(parser.value(viewOption));
+    if (parser.value(dialogOption) == QLatin1String("generator"))
+        QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.isSet(runOption))
         QTimer::singleShot(0, &window, &dplab::MainWindow::startRun);
     return app.exec();
