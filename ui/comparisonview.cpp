@@ -195,7 +195,7 @@ void ComparisonView::rebuild()
         const int n = std::min(mean.size(), its.size());
         QVector<double> k, v, hi, lo;
         for (int i = 0; i < n; ++i) {
-            const bool show = std::isfinite(mean[i]) && (!logY || mean[i] > 0);
+            const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < 1e200 && (!logY || mean[i] > 0);
             k << its[i];
             v << (show ? mean[i] : std::nan(""));
             hi << (show ? mean[i] + sd[i] : std::nan(""));

@@ -798,6 +798,7 @@ bool MainWindow::startController(bool paused)
     mSweep->clearResult();
     for (int p = 0; p < PlotPanel::PlotCount; ++p)
         mPlots->setRunSuffixes(p, {});
+    mPlots->plot(PlotPanel::Epsilon)->setSubtitle(QString());
     mSpeedDone = 0;
     mSpeedTime = 0;
     mSpeed = 0;
@@ -882,8 +883,33 @@ void MainWindow::onRunFinished(std::shared_ptr<const ExperimentResult> result)
             }
             statuses << text;
         }
+        // Accountant names are long: one per run would crowd the ε legend. Name each distinct
+        // accountant once in the subtitle and tag the runs with its letter.
+        QStringList distinct;
+        for (const QString &a : std::as_const(accountants))
+            if (!a.isEmpty() && !distinct.contains(a))
+                distinct << a;
+        QStringList tags;
+        QString subtitle;
+        if (distinct.size() == 1) {
+            subtitle = tr("accountant: %1").arg(distinct.first());
+            tags = statuses;
+        } else if (distinct.size() > 1) {
+            QStringList parts;
+            for (int k = 0; k < distinct.size(); ++k)
+                parts << QStringLiteral("%1: %2").arg(QChar(u'A' + k)).arg(distinct[k]);
+            subtitle = parts.join(QStringLiteral(" · "));
+            for (int r = 0; r < accountants.size(); ++r) {
+                const int k = distinct.indexOf(accountants[r]);
+                QString tag = k >= 0 ? QStringLiteral("[%1]").arg(QChar(u'A' + k)) : QString();
+                if (!statuses.value(r).isEmpty())
+                    tag += (tag.isEmpty() ? QString() : QStringLiteral(" ")) + statuses[r];
+                tags << tag;
+            }
+        }
+        mPlots->plot(PlotPanel::Epsilon)->setSubtitle(subtitle);
         for (int p = 0; p < PlotPanel::PlotCount; ++p)
-            mPlots->setRunSuffixes(p, p == PlotPanel::Epsilon ? accountants : statuses);
+            mPlots->setRunSuffixes(p, p == PlotPanel::Epsilon && !distinct.isEmpty() ? tags : statuses);
         if (result->diverged())
             statusBar()->showMessage(tr("A run diverged: its curve stops at the divergence"), 10000);
         const auto experiment = mController->experiment();

@@ -122,6 +122,33 @@ void MetricPlot::setLogY(bool logY)
     rebuild();
 }
 
+void MetricPlot::setSubtitle(const QString &subtitle)
+{
+    mSubtitleText = subtitle;
+    if (subtitle.isEmpty()) {
+        if (mSubtitle) {
+            plotLayout()->remove(mSubtitle); // deletes it
+            plotLayout()->simplify();
+            mSubtitle = nullptr;
+        }
+    } else {
+        if (!mSubtitle) {
+            plotLayout()->insertRow(1);
+            QFont f = font();
+            f.setPointSizeF(7.5);
+            f.setItalic(true);
+            mSubtitle = new QCPTextElement(this, QString(), f);
+            mSubtitle->setTextColor(QColor(0x55, 0x55, 0x55));
+            mSubtitle->setMargins(QMargins(4, 0, 4, 0));
+            plotLayout()->addElement(1, 0, mSubtitle);
+            plotLayout()->setRowStretchFactor(1, 0.001);
+        }
+        const QFontMetrics metrics(mSubtitle->font());
+        mSubtitle->setText(metrics.elidedText(subtitle, Qt::ElideRight, std::max(100, width() - 20)));
+    }
+    replot(rpQueuedReplot);
+}
+
 void MetricPlot::setAbsentText(const QString &text)
 {
     mAbsentText = text;
@@ -205,7 +232,8 @@ void MetricPlot::updateLegend()
         }
     }
     legend->setVisible(visible > 0);
-    setToolTip(fullNames.join(QLatin1Char('\n')));
+    setToolTip(fullNames.join(QLatin1Char('\n'))
+               + (mSubtitleText.isEmpty() ? QString() : QStringLiteral("\n") + mSubtitleText));
     // Long entries (accountant names) one per line, short ones side by side.
     const int columns = legendText > 0 ? std::clamp(int(width() / 7) / std::max(1, legendText / std::max(1, int(mRuns.size()))), 1, 4) : 3;
     if (legend->wrap() != columns) {
@@ -258,7 +286,8 @@ void MetricPlot::appendRows(int run)
     for (int i = g.rows; i < rows; ++i) {
         const double m = mean[i];
         const double s = sd[i];
-        const bool show = std::isfinite(m) && (!mLogY || m > 0);
+        // Beyond ~1e200 a value is "infinite" for a plot (QCustomPlot ranges stop at 1e250).
+        const bool show = std::isfinite(m) && std::abs(m) < 1e200 && (!mLogY || m > 0);
         keys.push_back(keysAll[i]);
         values.push_back(show ? m : kNaN);
         if (g.upper) {
@@ -343,6 +372,8 @@ void MetricPlot::resizeEvent(QResizeEvent *event)
 {
     QCustomPlot::resizeEvent(event);
     updateLegend();
+    if (mSubtitle)
+        setSubtitle(mSubtitleText);
 }
 
 void MetricPlot::mouseDoubleClickEvent(QMouseEvent *event)

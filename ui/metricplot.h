@@ -37,6 +37,9 @@ public:
     void setRunSuffixes(const QStringList &suffixes);
     void setLogY(bool logY);
     bool logY() const { return mLogY; }
+    /** A second, smaller line under the title (e.g. which accountant produced ε); "" hides it. */
+    void setSubtitle(const QString &subtitle);
+    QString subtitle() const { return mSubtitleText; }
     /** Text shown in the middle when the runs have data but none records this metric. */
     void setAbsentText(const QString &text);
     /** Points drawn for a run's mean line (tests). */
@@ -83,6 +86,8 @@ private:
     QCPTextElement *mTitle;
     QCPItemText *mPlaceholder;
     QString mAbsentText;
+    QString mSubtitleText;
+    QCPTextElement *mSubtitle = nullptr;
 };
 
 } // namespace dplab

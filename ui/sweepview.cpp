@@ -168,7 +168,7 @@ void SweepView::rebuild()
             if (it == run.metricNames.end())
                 continue;
             const FinalStats s = finalStats(run, int(it - run.metricNames.begin()));
-            if (s.count == 0 || (logY && s.mean <= 0))
+            if (s.count == 0 || !std::isfinite(s.mean) || std::abs(s.mean) >= 1e200 || (logY && s.mean <= 0))
                 continue;
             keys << xs[int(p)];
             values << s.mean;
