@@ -7,9 +7,12 @@
 #include "textconvert.h"
 
 #include "dplab/compress/compressor.h"
+#include "dplab/problem/problem.h"
 #include "dplab/graph/weights.h"
 
 #include <QCheckBox>
+
+#include <algorithm>
 #include <QColorDialog>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -22,6 +25,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QToolButton>
 #include <QRegularExpressionValidator>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -180,10 +184,31 @@ void ExperimentPanel::buildUi()
     graphForm->addRow(mColumnSchemeLabel, mColumnScheme);
     mColumnSchemeParams = new ParamForm(graphBox);
     graphForm->addRow(mColumnSchemeParams);
-    mProblem = new QLabel(graphBox);
-    mProblem->setWordWrap(true);
-    graphForm->addRow(tr("Problem"), mProblem);
     layout->addWidget(graphBox);
+
+    // --- problem ---
+    auto *problemBox = group(tr("Problem and data"), content);
+    auto *problemLayout = new QVBoxLayout(problemBox);
+    auto *problemForm = new QFormLayout;
+    mProblemType = new QComboBox(problemBox);
+    for (const Descriptor &d : problemDescriptors()) {
+        mProblemType->addItem(toQString(d.name), toQString(d.id));
+        mProblemType->setItemData(mProblemType->count() - 1, toQString(d.explanation), Qt::ToolTipRole);
+    }
+    problemForm->addRow(tr("Objective"), mProblemType);
+    problemLayout->addLayout(problemForm);
+    mProblemParams = new ParamForm(problemBox);
+    problemLayout->addWidget(mProblemParams);
+    mProblemGroupBox = new QWidget(problemBox);
+    auto *groupLayout = new QVBoxLayout(mProblemGroupBox);
+    groupLayout->setContentsMargins(0, 0, 0, 0);
+    groupLayout->setSpacing(2);
+    problemLayout->addWidget(mProblemGroupBox);
+    mProblem = new QLabel(problemBox);
+    mProblem->setWordWrap(true);
+    mProblem->setStyleSheet(QStringLiteral("color: #555; font-size: 9pt;"));
+    problemLayout->addWidget(mProblem);
+    layout->addWidget(problemBox);
 
     // --- runs ---
     auto *runsBox = group(tr("Runs"), content);
@@ -200,12 +225,23 @@ void ExperimentPanel::buildUi()
     mRuns->setToolTip(tr("Double-click a run to rename it"));
     runsLayout->addWidget(mRuns);
     auto *buttons = new QHBoxLayout;
-    mAddRun = new QPushButton(tr("Add"), runsBox);
-    mDuplicateRun = new QPushButton(tr("Duplicate"), runsBox);
-    mRemoveRun = new QPushButton(tr("Remove"), runsBox);
-    mColourRun = new QPushButton(tr("Colour…"), runsBox);
-    for (QPushButton *b : {mAddRun, mDuplicateRun, mRemoveRun, mColourRun})
+    buttons->setSpacing(2);
+    mAddRun = new QToolButton(runsBox);
+    mAddRun->setText(tr("Add"));
+    mAddRun->setToolTip(tr("Add a run with the first algorithm that fits the graph"));
+    mDuplicateRun = new QToolButton(runsBox);
+    mDuplicateRun->setText(tr("Duplicate"));
+    mDuplicateRun->setToolTip(tr("Copy the selected run (same seed: a fair comparison)"));
+    mRemoveRun = new QToolButton(runsBox);
+    mRemoveRun->setText(tr("Remove"));
+    mColourRun = new QToolButton(runsBox);
+    mColourRun->setText(tr("Colour…"));
+    for (QToolButton *b : {mAddRun, mDuplicateRun, mRemoveRun, mColourRun}) {
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
         buttons->addWidget(b);
+    }
+    buttons->addStretch(1);
     runsLayout->addLayout(buttons);
     layout->addWidget(runsBox);
 
@@ -248,14 +284,22 @@ void ExperimentPanel::buildUi()
     mInitScale->setRange(0, 1e6);
     mInitScale->setDecimals(3);
     mInitScale->setKeyboardTracking(false);
-    auto *initRow = new QHBoxLayout;
-    initRow->addWidget(mInit, 1);
-    initRow->addWidget(new QLabel(tr("scale"), mRunBox));
-    initRow->addWidget(mInitScale);
-    initForm->addRow(tr("Initial point"), initRow);
+    mInitScale->setToolTip(tr("Standard deviation of the random initial decisions"));
+    initForm->addRow(tr("Initial point"), mInit);
+    initForm->addRow(tr("Initial scale"), mInitScale);
     runLayout->addLayout(initForm);
     layout->addWidget(mRunBox);
 
+    // Long scheme / algorithm names must not make the panel wider than its dock.
+    for (QComboBox *box : content->findChildren<QComboBox *>()) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(10);
+    }
+    mWarnings = new QLabel(content);
+    mWarnings->setWordWrap(true);
+    mWarnings->setStyleSheet(QStringLiteral("color: #9a6700;"));
+    mWarnings->setVisible(false);
+    runLayout->addWidget(mWarnings);
     mValidation = new QLabel(content);
     mValidation->setWordWrap(true);
     mValidation->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -299,6 +343,22 @@ void ExperimentPanel::buildUi()
     connect(mRowSchemeParams, &ParamForm::valueEdited, this, &ExperimentPanel::writeWeights);
     connect(mColumnSchemeParams, &ParamForm::valueEdited, this, &ExperimentPanel::writeWeights);
 
+    connect(mProblemType, &QComboBox::activated, this, [this](int index) {
+        const std::string id = toStdString(mProblemType->itemData(index).toString());
+        Json problem{{"type", id}};
+        for (const Descriptor &d : problemDescriptors())
+            if (d.id == id)
+                for (const ParamSpec &p : d.params)
+                    if (p.defaultValue.is_null() && p.type == ParamType::Integer && p.key.find('.') == std::string::npos)
+                        problem[p.key] = std::max<long long>(2, static_cast<long long>(p.min)); // e.g. dimension
+        mDocument->setValue("/problem", problem, tr("Change problem"));
+    });
+    connect(mProblemParams, &ParamForm::valueEdited, this, [this](const QString &key, const Json &value) {
+        // Top-level keys only here; the nested groups connect their own forms.
+        QString pointer = QStringLiteral("/problem/") + key;
+        pointer.replace(QLatin1Char('.'), QLatin1Char('/'));
+        mDocument->setValue(toStdString(pointer), value, tr("Change %1").arg(key));
+    });
     connect(mRuns, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
         if (mRefreshing || !item)
             return;
@@ -311,24 +371,24 @@ void ExperimentPanel::buildUi()
         if (!mRefreshing && column == 0)
             onRunRenamed(mRuns->indexOfTopLevelItem(item), item->text(0));
     });
-    connect(mAddRun, &QPushButton::clicked, this, [this] {
+    connect(mAddRun, &QToolButton::clicked, this, [this] {
         const int run = mDocument->addRun();
         if (run >= 0)
             setCurrentRun(run);
     });
-    connect(mDuplicateRun, &QPushButton::clicked, this, [this] {
+    connect(mDuplicateRun, &QToolButton::clicked, this, [this] {
         const int run = mDocument->duplicateRun(mCurrentRun);
         if (run >= 0)
             setCurrentRun(run);
     });
-    connect(mRemoveRun, &QPushButton::clicked, this, [this] {
+    connect(mRemoveRun, &QToolButton::clicked, this, [this] {
         if (mCurrentRun < 0)
             return;
         const int run = mCurrentRun;
         mDocument->removeRun(run);
         setCurrentRun(std::min(run, mDocument->runCount() - 1));
     });
-    connect(mColourRun, &QPushButton::clicked, this, &ExperimentPanel::chooseColour);
+    connect(mColourRun, &QToolButton::clicked, this, &ExperimentPanel::chooseColour);
 
     connect(mAlgorithm, &QComboBox::activated, this, [this](int index) {
         if (mCurrentRun >= 0)
@@ -436,18 +496,117 @@ void ExperimentPanel::refreshExperiment()
     setSpinValue(mIterations, number("/iterations", 100));
     setSpinValue(mRepetitions, number("/repetitions", 1));
     setSpinValue(mRecordEvery, number("/record_every", 1));
-    const Json problem = mDocument->value("/problem");
-    QString summary;
-    if (problem.is_object()) {
-        summary = toQString(problem.value("type", std::string("?")));
-        if (problem.contains("dimension") && problem.at("dimension").is_number())
-            summary += tr(", dimension %1").arg(problem.at("dimension").get<int>());
-        if (problem.contains("data") && problem.at("data").is_object())
-            summary += tr(", data %1").arg(toQString(problem.at("data").value("name", problem.at("data").dump())));
-    }
-    mProblem->setText(summary);
-    mProblem->setToolTip(problem.is_null() ? QString() : toQString(problem.dump(2)).left(4000));
+    refreshProblem();
     mRefreshing = false;
+}
+
+void ExperimentPanel::refreshProblem()
+{
+    const Json problem = mDocument->value("/problem");
+    const QString type = problem.is_object() ? toQString(problem.value("type", std::string())) : QString();
+    {
+        const QSignalBlocker blocker(mProblemType);
+        mProblemType->setCurrentIndex(mProblemType->findData(type));
+    }
+    const Descriptor *descriptor = nullptr;
+    for (const Descriptor &d : problemDescriptors())
+        if (toQString(d.id) == type)
+            descriptor = &d;
+    if (mProblemForm != type) {
+        // Top-level parameters in one form; nested ones ("data.name") in a collapsible form per
+        // group, so a bundled data set does not show every loader option at once.
+        std::vector<ParamSpec> top;
+        QVector<std::vector<ParamSpec>> nested;
+        QStringList prefixes;
+        if (descriptor)
+            for (const ParamSpec &spec : descriptor->params) {
+                const auto dot = spec.key.find('.');
+                if (dot == std::string::npos) {
+                    top.push_back(spec);
+                    continue;
+                }
+                const QString prefix = toQString(spec.key.substr(0, dot));
+                if (!prefixes.contains(prefix)) {
+                    prefixes << prefix;
+                    nested.push_back({});
+                }
+                nested[prefixes.indexOf(prefix)].push_back(spec);
+            }
+        mProblemParams->setSpecs(top);
+        for (const ProblemGroup &g : std::as_const(mProblemGroups)) {
+            delete g.toggle;
+            delete g.form;
+        }
+        mProblemGroups.clear();
+        for (int k = 0; k < prefixes.size(); ++k) {
+            ProblemGroup g{prefixes[k], new QToolButton(mProblemGroupBox), new ParamForm(mProblemGroupBox)};
+            g.toggle->setCheckable(true);
+            g.toggle->setArrowType(Qt::RightArrow);
+            g.toggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+            g.toggle->setAutoRaise(true);
+            g.toggle->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+            g.form->setSpecs(nested[k]);
+            g.form->setVisible(false);
+            connect(g.toggle, &QToolButton::toggled, g.form, [toggle = g.toggle, form = g.form](bool on) {
+                toggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+                form->setVisible(on);
+            });
+            connect(g.form, &ParamForm::valueEdited, this, [this](const QString &key, const Json &value) {
+                QString pointer = QStringLiteral("/problem/") + key;
+                pointer.replace(QLatin1Char('.'), QLatin1Char('/'));
+                mDocument->setValue(toStdString(pointer), value, tr("Change %1").arg(key));
+            });
+            mProblemGroupBox->layout()->addWidget(g.toggle);
+            mProblemGroupBox->layout()->addWidget(g.form);
+            mProblemGroups.push_back(g);
+        }
+        mProblemForm = type;
+    }
+    // The form is flat ("data.name"); the problem object is nested ({"data": {"name": ...}}).
+    Json flat = Json::object();
+    QStringList covered;
+    if (descriptor && problem.is_object()) {
+        for (const ParamSpec &spec : descriptor->params) {
+            std::string pointer = "/" + spec.key;
+            std::replace(pointer.begin(), pointer.end(), '.', '/');
+            const Json::json_pointer p(pointer);
+            if (problem.contains(p))
+                flat[spec.key] = problem.at(p);
+            covered << toQString(spec.key.substr(0, spec.key.find('.')));
+        }
+    }
+    mProblemParams->setValues(flat);
+    for (const ProblemGroup &g : std::as_const(mProblemGroups)) {
+        g.form->setValues(flat);
+        // The toggle summarises what the file sets in the group: "data: bundled, breast-cancer".
+        QStringList given;
+        const Json sub = problem.is_object() ? problem.value(toStdString(g.prefix), Json()) : Json();
+        if (sub.is_object())
+            for (auto it = sub.begin(); it != sub.end() && given.size() < 3; ++it)
+                given << (it->is_string() ? toQString(it->get<std::string>()) : toQString(it->dump()));
+        g.toggle->setText(given.isEmpty() ? g.prefix : QStringLiteral("%1: %2").arg(g.prefix, given.join(QStringLiteral(", "))));
+    }
+    QStringList extra;
+    if (problem.is_object())
+        for (auto it = problem.begin(); it != problem.end(); ++it)
+            if (it.key() != "type" && !covered.contains(toQString(it.key())))
+                extra << toQString(it.key());
+    QString note;
+    if (!extra.isEmpty())
+        note = tr("Also given in the file: %1.").arg(extra.join(QStringLiteral(", ")));
+    if (mValidated && mValidated->problem) {
+        const Json facts = mValidated->problem->describe();
+        QStringList parts;
+        for (auto it = facts.begin(); it != facts.end() && parts.size() < 6; ++it)
+            if (it->is_primitive())
+                parts << QStringLiteral("%1: %2").arg(toQString(it.key()),
+                                                      it->is_number_float() ? formatNumber(it->get<double>(), 4)
+                                                      : toQString(it->is_string() ? it->get<std::string>() : it->dump()));
+        if (!parts.isEmpty())
+            note += (note.isEmpty() ? QString() : QStringLiteral("\n")) + parts.join(QStringLiteral(", "));
+    }
+    mProblem->setText(note);
+    mProblem->setVisible(!note.isEmpty());
 }
 
 void ExperimentPanel::refreshGraph()
@@ -558,6 +717,7 @@ void ExperimentPanel::refreshRunEditor()
     mRunBox->setEnabled(have);
     if (!have) {
         mRunBox->setTitle(tr("Selected run"));
+        mWarnings->setVisible(false);
         mRefreshing = false;
         return;
     }
@@ -590,6 +750,7 @@ void ExperimentPanel::refreshRunEditor()
         mPrivacy->setSpecs({});
         mPrivacyBox->setVisible(false);
         mFormAlgorithm.clear();
+        mWarnings->setVisible(false);
         mRefreshing = false;
         return;
     }
@@ -649,6 +810,52 @@ void ExperimentPanel::refreshRunEditor()
     }
     mInitScale->setEnabled(initType == QLatin1String("random"));
     mRefreshing = false;
+    updateWarnings();
+}
+
+QString ExperimentPanel::warningText() const
+{
+    return mWarnings->isVisible() ? mWarnings->text() : QString();
+}
+
+void ExperimentPanel::updateWarnings()
+{
+    // The theorem conditions the selected run's parameters violate, as the algorithm reports
+    // them after a reset on the validated experiment (the same reset the runner does).
+    QStringList warnings;
+    if (mValidated && mCurrentRun >= 0 && mCurrentRun < static_cast<int>(mValidated->runs.size())) {
+        const Experiment &e = *mValidated;
+        const RunSpec &spec = e.runs[mCurrentRun];
+        RunContext ctx;
+        ctx.graph = e.graph;
+        ctx.W = spec.W;
+        ctx.R = spec.R;
+        ctx.C = spec.C;
+        ctx.problem = e.problem;
+        ctx.params = spec.params;
+        ctx.privacy = spec.privacy;
+        ctx.compressor = spec.compressorImpl;
+        ctx.noise = {e.seed, e.commonRandomNumbers ? 0u : static_cast<std::uint64_t>(mCurrentRun), 0};
+        ctx.x0 = initialDecisions(spec, e.graph.nodeCount(), e.problem->dimension(), ctx.noise);
+        ctx.horizon = e.iterations;
+        std::unique_ptr<Algorithm> algorithm = spec.algorithm->create();
+        if (Status s = algorithm->reset(ctx); !s)
+            warnings << toQString(s.error().toString());
+        else
+            for (const std::string &w : algorithm->warnings())
+                warnings << toQString(w);
+    }
+    if (warnings.isEmpty()) {
+        mWarnings->clear();
+        mWarnings->setVisible(false);
+        return;
+    }
+    QString html;
+    for (const QString &w : warnings)
+        html += QStringLiteral("⚠ %1<br/>").arg(w.toHtmlEscaped());
+    mWarnings->setText(html);
+    mWarnings->setToolTip(tr("Outside a theorem's conditions the run is allowed, but the paper's guarantee does not hold."));
+    mWarnings->setVisible(true);
 }
 
 void ExperimentPanel::onRunRenamed(int row, const QString &text)
@@ -683,6 +890,7 @@ void ExperimentPanel::validateNow()
     QString message;
     if (ok) {
         mValidatedProblem = experiment->problem;
+        mValidated = std::make_shared<const Experiment>(experiment.value());
         const Experiment &e = experiment.value();
         message = tr("✓ Ready: %n run(s)", nullptr, int(e.runs.size()))
                   + tr(" × %n repetition(s)", nullptr, e.repetitions)
@@ -695,8 +903,10 @@ void ExperimentPanel::validateNow()
         message = toQString(experiment.error().toString());
         mValidation->setStyleSheet(QStringLiteral("color: #c01c28;"));
         mValidation->setText(QStringLiteral("✗ ") + message);
+        mValidated.reset();
     }
     refreshRunEditor();
+    refreshProblem();
     emit validated(ok, message);
 }
 

@@ -14,6 +14,7 @@
 
 #include "dplab/engine/experiment.h"
 
+#include <QVector>
 #include <QWidget>
 
 #include <memory>
@@ -24,6 +25,7 @@ class QLabel;
 class QLineEdit;
 class QTreeWidget;
 class QPushButton;
+class QToolButton;
 class QSpinBox;
 class QTimer;
 class QGroupBox;
@@ -51,6 +53,10 @@ public:
     ParamForm *paramsForm() const { return mParams; }
     ParamForm *privacyForm() const { return mPrivacy; }
     ParamForm *compressorForm() const { return mCompressorParams; }
+    ParamForm *problemForm() const { return mProblemParams; }
+    QComboBox *problemBox() const { return mProblemType; }
+    /** The theorem-condition warnings shown for the selected run. */
+    QString warningText() const;
     QComboBox *compressorBox() const { return mCompressor; }
     QTreeWidget *runList() const { return mRuns; }
     QString validationMessage() const;
@@ -67,6 +73,8 @@ private:
     void refresh();
     void refreshExperiment();
     void refreshGraph();
+    void refreshProblem();
+    void updateWarnings();
     void refreshRunList();
     void refreshRunEditor();
     void scheduleValidation();
@@ -100,13 +108,23 @@ private:
     QLabel *mColumnSchemeLabel;
     QComboBox *mColumnScheme;
     ParamForm *mColumnSchemeParams;
+    QComboBox *mProblemType;
+    ParamForm *mProblemParams; ///< top-level problem parameters
+    struct ProblemGroup {
+        QString prefix;       ///< "data", "random", ...
+        QToolButton *toggle;  ///< shows / hides the group's form
+        ParamForm *form;      ///< the nested parameters ("data.name", ...)
+    };
+    QVector<ProblemGroup> mProblemGroups;
+    QWidget *mProblemGroupBox;
     QLabel *mProblem;
+    QString mProblemForm; ///< problem type the problem form is built for
     // runs
     QTreeWidget *mRuns;
-    QPushButton *mAddRun;
-    QPushButton *mDuplicateRun;
-    QPushButton *mRemoveRun;
-    QPushButton *mColourRun;
+    QToolButton *mAddRun;
+    QToolButton *mDuplicateRun;
+    QToolButton *mRemoveRun;
+    QToolButton *mColourRun;
     // selected run
     QGroupBox *mRunBox;
     QComboBox *mAlgorithm;
@@ -118,7 +136,9 @@ private:
     ParamForm *mCompressorParams;
     QComboBox *mInit;
     QDoubleSpinBox *mInitScale;
+    QLabel *mWarnings;
     QLabel *mValidation;
+    std::shared_ptr<const Experiment> mValidated; ///< the last experiment that validated
 };
 
 } // namespace dplab

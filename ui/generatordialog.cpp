@@ -44,11 +44,12 @@ GeneratorDialog::GeneratorDialog(QWidget *parent)
     layout->addWidget(mPreview);
     layout->addStretch(1);
     layout->addWidget(mButtons);
+    layout->setSizeConstraint(QLayout::SetFixedSize); // follows the form as the generator changes
     connect(mButtons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(mButtons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(mType, &QComboBox::currentIndexChanged, this, &GeneratorDialog::onTypeChanged);
     connect(mForm, &ParamForm::valueEdited, this, &GeneratorDialog::updatePreview);
-    setMinimumWidth(420);
+    mForm->setMinimumWidth(400);
     onTypeChanged();
 }
 
@@ -82,7 +83,6 @@ void GeneratorDialog::onTypeChanged()
     mExplanation->setText(text);
     mForm->setSpecs(d->params);
     updatePreview();
-    adjustSize();
 }
 
 void GeneratorDialog::updatePreview()

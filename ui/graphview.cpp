@@ -27,6 +27,10 @@ GraphView::GraphView(GraphScene *scene, QWidget *parent)
     setDragMode(QGraphicsView::RubberBandDrag);
     setBackgroundBrush(QColor(0xfb, 0xfc, 0xfd));
     setMinimumSize(240, 200);
+    // The scene is much larger than the graph (room to drag nodes out): pan with the middle
+    // button or zoom instead of showing scroll bars that suggest a page.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(scene, &GraphScene::rebuilt, this, [this] {
         if (mAutoFit)
             fitGraph();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "comparisonview.h"
 #include "experimentdocument.h"
 #include "experimentpanel.h"
 #include "forcelayout.h"
@@ -15,6 +16,7 @@
 #include "plotpanel.h"
 #include "presetlibrary.h"
 #include "runcontroller.h"
+#include "sweepview.h"
 #include "textconvert.h"
 
 #include "dplab/common/files.h"
@@ -41,6 +43,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabWidget>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
@@ -102,6 +105,9 @@ MainWindow::MainWindow(QWidget *parent)
     , mPanel(new ExperimentPanel(mDocument, this))
     , mResults(new LiveResults(this))
     , mPlots(new PlotPanel(mResults, this))
+    , mComparison(new ComparisonView(mResults, this))
+    , mSweep(new SweepView(this))
+    , mResultTabs(new QTabWidget(this))
     , mController(new RunController(this))
     , mStatusTimer(new QTimer(this))
 {
@@ -414,12 +420,19 @@ void MainWindow::createDocks()
     inspectorDock->setWidget(mInspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 
-    auto *plotDock = new QDockWidget(tr("Plots"), this);
+    mResultTabs->setDocumentMode(true);
+    mResultTabs->addTab(mPlots, tr("Live plots"));
+    mResultTabs->addTab(mComparison, tr("Comparison"));
+    mResultTabs->addTab(mSweep, tr("Sweep"));
+    mResultTabs->setTabToolTip(0, tr("Every run overlaid, updating while the run streams"));
+    mResultTabs->setTabToolTip(1, tr("One panel per run with shared axes, and the final values"));
+    mResultTabs->setTabToolTip(2, tr("Final metric against the swept parameter"));
+    auto *plotDock = new QDockWidget(tr("Results"), this);
     plotDock->setObjectName(QStringLiteral("PlotDock"));
-    plotDock->setWidget(mPlots);
+    plotDock->setWidget(mResultTabs);
     addDockWidget(Qt::BottomDockWidgetArea, plotDock);
 
-    resizeDocks({panelDock, inspectorDock}, {340, 290}, Qt::Horizontal);
+    resizeDocks({panelDock, inspectorDock}, {370, 290}, Qt::Horizontal);
     resizeDocks({plotDock}, {420}, Qt::Vertical);
     mViewMenu->addAction(panelDock->toggleViewAction());
     mViewMenu->addAction(inspectorDock->toggleViewAction());
@@ -779,8 +792,13 @@ bool MainWindow::startController(bool paused)
     for (int r = 0; r < static_cast<int>(shared->runs.size()); ++r)
         colors.push_back(mDocument->runColor(r));
     mPlots->setRunColors(colors);
+    mComparison->setRunColors(colors);
+    mComparison->clearResult();
+    mSweep->setRunColors(colors);
+    mSweep->clearResult();
     for (int p = 0; p < PlotPanel::PlotCount; ++p)
         mPlots->setRunSuffixes(p, {});
+    mPlots->plot(PlotPanel::Epsilon)->setSubtitle(QString());
     mSpeedDone = 0;
     mSpeedTime = 0;
     mSpeed = 0;
@@ -836,6 +854,8 @@ void MainWindow::resetRun()
     }
     mStatusTimer->stop();
     mResults->clear();
+    mComparison->clearResult();
+    mSweep->clearResult();
     mPanel->setRunStatuses({});
     mProgress->setValue(0);
     updateStatusBar();
@@ -863,10 +883,39 @@ void MainWindow::onRunFinished(std::shared_ptr<const ExperimentResult> result)
             }
             statuses << text;
         }
+        // Accountant names are long: one per run would crowd the ε legend. Name each distinct
+        // accountant once in the subtitle and tag the runs with its letter.
+        QStringList distinct;
+        for (const QString &a : std::as_const(accountants))
+            if (!a.isEmpty() && !distinct.contains(a))
+                distinct << a;
+        QStringList tags;
+        QString subtitle;
+        if (distinct.size() == 1) {
+            subtitle = tr("accountant: %1").arg(distinct.first());
+            tags = statuses;
+        } else if (distinct.size() > 1) {
+            QStringList parts;
+            for (int k = 0; k < distinct.size(); ++k)
+                parts << QStringLiteral("%1: %2").arg(QChar(u'A' + k)).arg(distinct[k]);
+            subtitle = parts.join(QStringLiteral(" · "));
+            for (int r = 0; r < accountants.size(); ++r) {
+                const int k = distinct.indexOf(accountants[r]);
+                QString tag = k >= 0 ? QStringLiteral("[%1]").arg(QChar(u'A' + k)) : QString();
+                if (!statuses.value(r).isEmpty())
+                    tag += (tag.isEmpty() ? QString() : QStringLiteral(" ")) + statuses[r];
+                tags << tag;
+            }
+        }
+        mPlots->plot(PlotPanel::Epsilon)->setSubtitle(subtitle);
         for (int p = 0; p < PlotPanel::PlotCount; ++p)
-            mPlots->setRunSuffixes(p, p == PlotPanel::Epsilon ? accountants : statuses);
+            mPlots->setRunSuffixes(p, p == PlotPanel::Epsilon && !distinct.isEmpty() ? tags : statuses);
         if (result->diverged())
             statusBar()->showMessage(tr("A run diverged: its curve stops at the divergence"), 10000);
+        const auto experiment = mController->experiment();
+        mComparison->setResult(*result, experiment && experiment->sweep ? toQString(experiment->sweep->parameter)
+                                                                        : QString());
+        mSweep->setResult(experiment, result);
     }
     updateRunStatuses();
     updateStatusBar();
@@ -920,7 +969,9 @@ void MainWindow::updateStatusBar()
     mStatusSpeed->setText(tr("%1 it/s").arg(mSpeed >= 100 ? QString::number(qint64(mSpeed)) : QString::number(mSpeed, 'g', 3)));
     mStatusElapsed->setText(formatElapsed(elapsed));
     const double epsilon = mResults->latestMax(QLatin1String(metric::Epsilon));
-    mStatusEpsilon->setText(std::isnan(epsilon) ? tr("ε —") : tr("ε %1").arg(formatNumber(epsilon, 4)));
+    mStatusEpsilon->setText(std::isnan(epsilon)   ? tr("ε —")
+                            : std::isinf(epsilon) ? tr("ε ∞")
+                                                  : tr("ε %1").arg(formatNumber(epsilon, 4)));
     mProgress->setValue(total > 0 ? int(1000.0 * double(done) / double(total)) : 0);
     QString state;
     switch (mController->state()) {
@@ -942,6 +993,16 @@ void MainWindow::updateStatusBar()
         break;
     }
     mStatusState->setText(state);
+}
+
+void MainWindow::showView(const QString &view)
+{
+    if (view == QLatin1String("comparison"))
+        mResultTabs->setCurrentWidget(mComparison);
+    else if (view == QLatin1String("sweep"))
+        mResultTabs->setCurrentWidget(mSweep);
+    else
+        mResultTabs->setCurrentWidget(mPlots);
 }
 
 void MainWindow::about()

@@ -20,10 +20,12 @@ class QActionGroup;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QTabWidget;
 class QTimer;
 
 namespace dplab {
 
+class ComparisonView;
 class ExperimentDocument;
 class ExperimentPanel;
 class GraphScene;
@@ -32,6 +34,7 @@ class InspectorWidget;
 class LiveResults;
 class PlotPanel;
 class RunController;
+class SweepView;
 struct ExperimentResult;
 
 class MainWindow : public QMainWindow
@@ -60,6 +63,10 @@ public:
     InspectorWidget *inspector() const { return mInspector; }
     ExperimentPanel *experimentPanel() const { return mPanel; }
     PlotPanel *plotPanel() const { return mPlots; }
+    ComparisonView *comparisonView() const { return mComparison; }
+    SweepView *sweepView() const { return mSweep; }
+    /** Shows one of the result views: "live", "comparison" or "sweep". */
+    void showView(const QString &view);
     RunController *runController() const { return mController; }
     LiveResults *liveResults() const { return mResults; }
     /** The status bar's run state text (tests). */
@@ -116,6 +123,9 @@ private:
     ExperimentPanel *mPanel;
     LiveResults *mResults;
     PlotPanel *mPlots;
+    ComparisonView *mComparison;
+    SweepView *mSweep;
+    QTabWidget *mResultTabs;
     RunController *mController;
     QTimer *mStatusTimer;
     QString mLastRunError;

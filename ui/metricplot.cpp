@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "liveresults.h"
 #include "metricnames.h"
+#include "plotstyle.h"
 #include "textconvert.h"
 
 #include <QToolTip>
@@ -33,19 +34,38 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     plotLayout()->setRowSpacing(0);
     mTitle->setMargins(QMargins(0, 4, 0, 0));
     xAxis->setLabel(tr("iteration"));
+    // The legend gets its own row between the title and the axes, so it never hides a curve.
     legend->setVisible(true);
     QFont legendFont = font();
     legendFont.setPointSizeF(8);
     legend->setFont(legendFont);
-    legend->setBrush(QColor(255, 255, 255, 210));
-    legend->setBorderPen(QPen(QColor(0xc0, 0xc0, 0xc0)));
+    legend->setBrush(Qt::NoBrush);
+    legend->setBorderPen(Qt::NoPen);
     legend->setRowSpacing(0);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legend->setColumnSpacing(10);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(3);
+    legend->setMargins(QMargins(2, 0, 2, 0));
+    legend->setIconSize(18, 8);
+    auto *legendRow = new QCPLayoutGrid;
+    plotLayout()->insertRow(1);
+    plotLayout()->addElement(1, 0, legendRow);
+    axisRect()->insetLayout()->take(legend);
+    // Spacers left and right centre the legend and keep the row's maximum width unbounded
+    // (a grid column is only as wide as its narrowest maximum: an empty legend would
+    // squeeze the axes).
+    legendRow->addElement(0, 0, new QCPLayoutElement(this));
+    legendRow->addElement(0, 1, legend);
+    legendRow->addElement(0, 2, new QCPLayoutElement(this));
+    legendRow->setColumnStretchFactors({1.0, 0.001, 1.0});
+    legendRow->setColumnSpacing(0);
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
     mPlaceholder->setPositionAlignment(Qt::AlignCenter);
     mPlaceholder->position->setType(QCPItemPosition::ptAxisRectRatio);
     mPlaceholder->position->setCoords(0.5, 0.5);
     mPlaceholder->setColor(QColor(0x80, 0x80, 0x80));
-    mPlaceholder->setText(tr("No data yet: press Run"));
     mPlaceholder->setClipToAxisRect(true);
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
@@ -102,9 +122,37 @@ void MetricPlot::setLogY(bool logY)
     rebuild();
 }
 
-void MetricPlot::setPlaceholder(const QString &text)
+void MetricPlot::setSubtitle(const QString &subtitle)
 {
-    mPlaceholder->setText(text);
+    mSubtitleText = subtitle;
+    if (subtitle.isEmpty()) {
+        if (mSubtitle) {
+            plotLayout()->remove(mSubtitle); // deletes it
+            plotLayout()->simplify();
+            mSubtitle = nullptr;
+        }
+    } else {
+        if (!mSubtitle) {
+            plotLayout()->insertRow(1);
+            QFont f = font();
+            f.setPointSizeF(7.5);
+            f.setItalic(true);
+            mSubtitle = new QCPTextElement(this, QString(), f);
+            mSubtitle->setTextColor(QColor(0x55, 0x55, 0x55));
+            mSubtitle->setMargins(QMargins(4, 0, 4, 0));
+            plotLayout()->addElement(1, 0, mSubtitle);
+            plotLayout()->setRowStretchFactor(1, 0.001);
+        }
+        const QFontMetrics metrics(mSubtitle->font());
+        mSubtitle->setText(metrics.elidedText(subtitle, Qt::ElideRight, std::max(100, width() - 20)));
+    }
+    replot(rpQueuedReplot);
+}
+
+void MetricPlot::setAbsentText(const QString &text)
+{
+    mAbsentText = text;
+    updateLegend();
     replot(rpQueuedReplot);
 }
 
@@ -120,19 +168,7 @@ QCPGraph *MetricPlot::meanGraph(int run) const
 
 void MetricPlot::configureAxis()
 {
-    if (mLogY) {
-        yAxis->setScaleType(QCPAxis::stLogarithmic);
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
-        ticker->setSubTickCount(8);
-        yAxis->setTicker(ticker);
-        yAxis->setNumberFormat(QStringLiteral("eb"));
-        yAxis->setNumberPrecision(0);
-    } else {
-        yAxis->setScaleType(QCPAxis::stLinear);
-        yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        yAxis->setNumberFormat(QStringLiteral("gb"));
-        yAxis->setNumberPrecision(4);
-    }
+    setLogAxis(yAxis, mLogY);
     yAxis->setLabel(metricFormula(mMetric));
 }
 
@@ -171,13 +207,21 @@ void MetricPlot::rebuild()
 void MetricPlot::updateLegend()
 {
     int visible = 0;
+    int legendText = 0;
+    QStringList fullNames;
     for (int r = 0; r < mRuns.size(); ++r) {
         if (!mRuns[r].mean)
             continue;
         QString name = mResults->runLabel(r);
         if (r < mSuffixes.size() && !mSuffixes[r].isEmpty())
             name += QStringLiteral(" — ") + mSuffixes[r];
+        // Elide what cannot fit one legend line; the full text is in the tooltip.
+        const int maxChars = std::max(20, int(width() / 6.5) - 4);
+        fullNames << name;
+        if (name.size() > maxChars)
+            name = name.left(maxChars - 1) + QChar(0x2026);
         mRuns[r].mean->setName(name);
+        legendText += name.size() + 4;
         const bool has = mRuns[r].mean->dataCount() > 0 || mResults->metricNames(mPoint, r).contains(mMetric)
                          || mResults->metricNames(mPoint, r).isEmpty();
         if (has) {
@@ -188,10 +232,22 @@ void MetricPlot::updateLegend()
         }
     }
     legend->setVisible(visible > 0);
+    setToolTip(fullNames.join(QLatin1Char('\n'))
+               + (mSubtitleText.isEmpty() ? QString() : QStringLiteral("\n") + mSubtitleText));
+    // Long entries (accountant names) one per line, short ones side by side.
+    const int columns = legendText > 0 ? std::clamp(int(width() / 7) / std::max(1, legendText / std::max(1, int(mRuns.size()))), 1, 4) : 3;
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
     bool any = false;
     for (const RunGraphs &g : std::as_const(mRuns))
         any = any || (g.mean && g.mean->dataCount() > 0);
     mPlaceholder->setVisible(!any);
+    if (!any)
+        mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty()
+                                  ? tr("No data yet: press Run")
+                                  : (mAbsentText.isEmpty() ? tr("Not recorded by these runs") : mAbsentText));
 }
 
 void MetricPlot::onRowsAppended(int point, int run, int)
@@ -200,7 +256,7 @@ void MetricPlot::onRowsAppended(int point, int run, int)
         return;
     const bool wasEmpty = mRuns[run].mean->dataCount() == 0;
     appendRows(run);
-    if (wasEmpty)
+    if (wasEmpty || mPlaceholder->visible())
         updateLegend();
     if (mFollow)
         autoRange();
@@ -230,7 +286,8 @@ void MetricPlot::appendRows(int run)
     for (int i = g.rows; i < rows; ++i) {
         const double m = mean[i];
         const double s = sd[i];
-        const bool show = std::isfinite(m) && (!mLogY || m > 0);
+        // Beyond ~1e200 a value is "infinite" for a plot (QCustomPlot ranges stop at 1e250).
+        const bool show = std::isfinite(m) && std::abs(m) < 1e200 && (!mLogY || m > 0);
         keys.push_back(keysAll[i]);
         values.push_back(show ? m : kNaN);
         if (g.upper) {
@@ -280,8 +337,8 @@ void MetricPlot::autoRange()
     }
     if (foundValues) {
         if (mLogY) {
-            const double lo = values.lower / 2, hi = values.upper * 2;
-            yAxis->setRange(QCPRange(lo, hi));
+            const double pad = std::max(1.1, std::pow(values.upper / values.lower, 0.05));
+            yAxis->setRange(QCPRange(values.lower / pad, values.upper * pad));
         } else {
             double pad = values.size() * 0.05;
             if (pad <= 0)
@@ -309,6 +366,14 @@ void MetricPlot::wheelEvent(QWheelEvent *event)
 {
     mFollow = false;
     QCustomPlot::wheelEvent(event);
+}
+
+void MetricPlot::resizeEvent(QResizeEvent *event)
+{
+    QCustomPlot::resizeEvent(event);
+    updateLegend();
+    if (mSubtitle)
+        setSubtitle(mSubtitleText);
 }
 
 void MetricPlot::mouseDoubleClickEvent(QMouseEvent *event)

@@ -37,8 +37,11 @@ public:
     void setRunSuffixes(const QStringList &suffixes);
     void setLogY(bool logY);
     bool logY() const { return mLogY; }
-    /** Text shown in the middle while there is no data. */
-    void setPlaceholder(const QString &text);
+    /** A second, smaller line under the title (e.g. which accountant produced ε); "" hides it. */
+    void setSubtitle(const QString &subtitle);
+    QString subtitle() const { return mSubtitleText; }
+    /** Text shown in the middle when the runs have data but none records this metric. */
+    void setAbsentText(const QString &text);
     /** Points drawn for a run's mean line (tests). */
     int pointCount(int run) const;
     /** The mean line of a run (tests, export). */
@@ -55,6 +58,7 @@ protected:
     void mouseMoveEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     struct RunGraphs {
@@ -81,6 +85,9 @@ private:
     QVector<RunGraphs> mRuns;
     QCPTextElement *mTitle;
     QCPItemText *mPlaceholder;
+    QString mAbsentText;
+    QString mSubtitleText;
+    QCPTextElement *mSubtitle = nullptr;
 };
 
 } // namespace dplab

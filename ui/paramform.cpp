@@ -150,6 +150,8 @@ QWidget *ParamForm::createEditor(const ParamSpec &spec, const Json &value)
     }
     case ParamType::Choice: {
         auto *box = new QComboBox(this);
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(8);
         for (const std::string &c : spec.choices)
             box->addItem(toQString(c), toQString(c));
         setEditorValue(spec, box, value);

@@ -89,7 +89,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
         mPlots.push_back(plot);
         grid->addWidget(plot, i / 2, i % 2);
     }
-    mPlots[Epsilon]->setPlaceholder(tr("No ε yet: runs with privacy noise report their cumulative ε here"));
+    mPlots[Epsilon]->setAbsentText(tr("No ε: none of these runs has a privacy accountant"));
     layout->addLayout(grid, 1);
     mPointLabel->setVisible(false);
     mPoint->setVisible(false);

@@ -19,7 +19,7 @@ namespace {
 
 QString groupOf(const QString &fileName)
 {
-    static const QRegularExpression paper(QStringLiteral("^paper-(\\d+)-"));
+    static const QRegularExpression paper(QStringLiteral("^paper-?(\\d+)-"));
     const auto match = paper.match(fileName);
     if (match.hasMatch())
         return QStringLiteral("Paper %1").arg(match.captured(1));

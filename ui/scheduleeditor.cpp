@@ -24,6 +24,8 @@ ScheduleEditor::ScheduleEditor(QWidget *parent)
     mKind->addItem(tr("a / (t + t₀)^p"), QStringLiteral("polynomial"));
     mKind->addItem(tr("a · q^t"), QStringLiteral("geometric"));
     mKind->setToolTip(tr("How the value changes with the iteration t = 0, 1, 2, …"));
+    mKind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mKind->setMinimumContentsLength(8);
     mA->setToolTip(tr("Scale a"));
     mT0->setRange(1e-12, 1e12);
     mT0->setToolTip(tr("Offset t₀ > 0 of the polynomial schedule a/(t+t₀)^p"));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // dplab: the lab window. Thin by design (STYLE §2 item 1): everything lives in dplab_ui.
-//   dplab [--run] [EXPERIMENT.json]   opens the file (or the default preset) and, with --run,
-//                                     starts the run at once.
+//   dplab [--run] [--view live|comparison|sweep] [EXPERIMENT.json]
+//   opens the file (or the default preset); --run starts the run at once; --view picks the
+//   result tab.
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -27,6 +28,13 @@ int main(int argc, char *argv[])
                                  QStringLiteral("[experiment.json]"));
     QCommandLineOption runOption(QStringLiteral("run"), QStringLiteral("Start the run as soon as the window is shown."));
     parser.addOption(runOption);
+    QCommandLineOption viewOption(QStringLiteral("view"), QStringLiteral("Result view to show: live, comparison or sweep."),
+                                  QStringLiteral("view"), QStringLiteral("live"));
+    parser.addOption(viewOption);
+    QCommandLineOption dialogOption(QStringLiteral("dialog"),
+                                    QStringLiteral("Open a dialog once the window is shown (generator)."),
+                                    QStringLiteral("dialog"));
+    parser.addOption(dialogOption);
     parser.process(app);
 
     dplab::MainWindow window;
@@ -36,6 +44,9 @@ int main(int argc, char *argv[])
     else
         window.openFile(files.first());
     window.showInitially();
+    window.showView(parser.value(viewOption));
+    if (parser.value(dialogOption) == QLatin1String("generator"))
+        QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.isSet(runOption))
         QTimer::singleShot(0, &window, &dplab::MainWindow::startRun);
     return app.exec();

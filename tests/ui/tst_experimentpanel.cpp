@@ -12,7 +12,7 @@
 #include "scientificspinbox.h"
 
 #include <QComboBox>
-#include <QPushButton>
+#include <QToolButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
@@ -176,8 +176,8 @@ void TestExperimentPanel::runButtons()
     ExperimentPanel panel(&d);
     QSignalSpy current(&panel, &ExperimentPanel::currentRunChanged);
     panel.setCurrentRun(0);
-    QPushButton *add = nullptr, *duplicate = nullptr, *remove = nullptr;
-    for (QPushButton *b : panel.findChildren<QPushButton *>()) {
+    QToolButton *add = nullptr, *duplicate = nullptr, *remove = nullptr;
+    for (QToolButton *b : panel.findChildren<QToolButton *>()) {
         if (b->text() == QStringLiteral("Add"))
             add = b;
         else if (b->text() == QStringLiteral("Duplicate"))

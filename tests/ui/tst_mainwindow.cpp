@@ -17,6 +17,7 @@
 #include "presetlibrary.h"
 #include "runcontroller.h"
 
+#include <QScrollArea>
 #include <QSettings>
 #include <QTreeWidget>
 #include <QSignalSpy>
@@ -54,6 +55,8 @@ private slots:
     void stepFromIdlePauses();
     void invalidExperimentDoesNotStart();
     void saveAndReopen();
+    void panelFitsItsDock_data();
+    void panelFitsItsDock();
 };
 
 void TestMainWindow::initTestCase()
@@ -177,6 +180,36 @@ void TestMainWindow::saveAndReopen()
     MainWindow other;
     QVERIFY(other.loadFile(path, &error));
     QCOMPARE(js(other.document()->toJson()), js(window.document()->toJson()));
+}
+
+void TestMainWindow::panelFitsItsDock_data()
+{
+    QTest::addColumn<QString>("preset");
+    for (const PresetInfo &p : PresetLibrary::presets())
+        QTest::newRow(qPrintable(p.fileName)) << p.resourcePath;
+}
+
+void TestMainWindow::panelFitsItsDock()
+{
+    // A screenshot showed the experiment panel clipped on the right: its content must never
+    // need more width than the dock gives it.
+    QFETCH(QString, preset);
+    MainWindow window;
+    QVERIFY(window.openPreset(preset));
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *area = window.experimentPanel()->findChild<QScrollArea *>();
+    QVERIFY(area);
+    for (int run = 0; run < window.document()->runCount(); ++run) {
+        window.experimentPanel()->setCurrentRun(run);
+        const int needed = area->widget()->minimumSizeHint().width();
+        QVERIFY2(needed <= area->viewport()->width(),
+                 qPrintable(QStringLiteral("run %1 needs %2 px, the dock gives %3")
+                                .arg(run)
+                                .arg(needed)
+                                .arg(area->viewport()->width())));
+    }
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// ComparisonView: one panel per run with shared axes that zoom together, following
+// LiveResults; the final table lists every run.
+#include "comparisonview.h"
+#include "finalvaluestable.h"
+#include "liveresults.h"
+#include "presetlibrary.h"
+#include "runcontroller.h"
+
+#include "dplab/engine/experiment.h"
+
+#include <qcustomplot.h>
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace dplab;
+
+class TestComparisonView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void panelsPerRunWithSharedAxes();
+};
+
+void TestComparisonView::panelsPerRunWithSharedAxes()
+{
+    Json doc;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
+    doc["iterations"] = 40;
+    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
+    QVERIFY(parsed.ok());
+    auto experiment = std::make_shared<const Experiment>(std::move(parsed.value()));
+
+    LiveResults live;
+    ComparisonView view(&live);
+    RunController controller;
+    connect(&controller, &RunController::batchesArrived, &live, &LiveResults::addBatches);
+    connect(&controller, &RunController::eventsArrived, &live, &LiveResults::addEvents);
+    live.reset(*experiment);
+    QSignalSpy finished(&controller, &RunController::finished);
+    QVERIFY(controller.start(experiment));
+    QVERIFY(finished.wait(60000));
+    view.setResult(*controller.lastResult(), QString());
+    view.setMetric(QStringLiteral("consensus_error"));
+    view.rebuild();
+    QCOMPARE(view.panelCount(), 2);
+    const QList<QCPAxisRect *> rects = view.multiples()->axisRects();
+    QCOMPARE(rects.size(), 2);
+    QCOMPARE(rects[0]->axis(QCPAxis::atLeft)->range(), rects[1]->axis(QCPAxis::atLeft)->range());
+    QCOMPARE(rects[0]->axis(QCPAxis::atBottom)->range(), rects[1]->axis(QCPAxis::atBottom)->range());
+    QCOMPARE(rects[0]->axis(QCPAxis::atBottom)->range().upper, 40.0);
+    rects[0]->axis(QCPAxis::atBottom)->setRange(5, 15);
+    QCOMPARE(rects[1]->axis(QCPAxis::atBottom)->range(), QCPRange(5, 15));
+    QCOMPARE(view.table()->rowCount(), 2);
+}
+
+QTEST_MAIN(TestComparisonView)
+#include "tst_comparisonview.moc"

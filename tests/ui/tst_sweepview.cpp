@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// SweepView and the final-values table: a small sweep run through the core Runner is plotted
+// as final mean ± std against the swept values, one series per run, and tabulated with the
+// same numbers; without a sweep the view says how to add one.
+#include "finalvaluestable.h"
+#include "presetlibrary.h"
+#include "sweepview.h"
+
+#include <qcustomplot.h>
+
+#include "dplab/engine/experiment.h"
+#include "dplab/engine/runner.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace dplab;
+
+namespace {
+
+std::shared_ptr<const Experiment> sweepExperiment(bool withSweep)
+{
+    Json doc;
+    QString error;
+    if (!PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error))
+        qFatal("%s", qPrintable(error));
+    doc["iterations"] = 30;
+    doc["repetitions"] = 3;
+    if (withSweep)
+        doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, 0.03, 0.05}}};
+    auto e = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
+    if (!e)
+        qFatal("%s", e.error().toString().c_str());
+    return std::make_shared<const Experiment>(std::move(e.value()));
+}
+
+} // namespace
+
+class TestSweepView : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void plotsFinalMeanAgainstSweptValue();
+    void withoutSweepExplains();
+    void tableMatchesFinalStats();
+};
+
+void TestSweepView::plotsFinalMeanAgainstSweptValue()
+{
+    auto experiment = sweepExperiment(true);
+    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
+    QVERIFY(result.ok());
+    auto shared = std::make_shared<const ExperimentResult>(std::move(result.value()));
+    SweepView view;
+    view.setResult(experiment, shared);
+    QVERIFY(view.hasSweep());
+    view.setMetric(QStringLiteral("distance_to_optimum"));
+    QCOMPARE(view.metric(), QStringLiteral("distance_to_optimum"));
+    for (int r = 0; r < 2; ++r) {
+        const auto series = view.series(r);
+        QCOMPARE(series.size(), 3);
+        for (int p = 0; p < 3; ++p) {
+            QCOMPARE(series[p][0], experiment->sweep->values[p].get<double>());
+            const RunResult &run = shared->points[p].runs[r];
+            const int m = int(std::find(run.metricNames.begin(), run.metricNames.end(), "distance_to_optimum")
+                              - run.metricNames.begin());
+            const FinalStats s = finalStats(run, m);
+            QCOMPARE(series[p][1], s.mean);
+            QCOMPARE(series[p][2], s.std);
+        }
+    }
+    // The noise-free run converges faster with a larger step: its final distance falls.
+    const auto noiseFree = view.series(0);
+    QVERIFY(noiseFree[2][1] < noiseFree[0][1]);
+    QCOMPARE(view.plot()->graphCount(), 2);
+}
+
+void TestSweepView::withoutSweepExplains()
+{
+    auto experiment = sweepExperiment(false);
+    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
+    QVERIFY(result.ok());
+    SweepView view;
+    view.setResult(experiment, std::make_shared<const ExperimentResult>(std::move(result.value())));
+    QVERIFY(!view.hasSweep());
+    QCOMPARE(view.plot()->graphCount(), 0);
+    QCOMPARE(view.plot()->itemCount(), 1);
+}
+
+void TestSweepView::tableMatchesFinalStats()
+{
+    auto experiment = sweepExperiment(true);
+    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
+    QVERIFY(result.ok());
+    FinalValuesTable table;
+    table.setResult(*result, QStringLiteral("runs[*].params.stepsize"));
+    QCOMPARE(table.rowCount(), 6);
+    const QString tsv = table.toTsv();
+    QVERIFY(tsv.startsWith(QStringLiteral("runs[*].params.stepsize\trun\tstatus\t")));
+    // Sorting by the distance column orders rows by the mean.
+    int column = -1;
+    for (int c = 0; c < table.columnCount(); ++c)
+        if (table.horizontalHeaderItem(c)->toolTip() == QStringLiteral("distance_to_optimum"))
+            column = c;
+    QVERIFY(column >= 0);
+    table.sortItems(column, Qt::AscendingOrder);
+    for (int r = 1; r < table.rowCount(); ++r)
+        QVERIFY(table.item(r - 1, column)->data(Qt::UserRole).toDouble()
+                <= table.item(r, column)->data(Qt::UserRole).toDouble());
+    const RunResult &first = result->points[0].runs[0];
+    const FinalStats s = finalStats(first, 1);
+    QVERIFY(s.count == 3);
+    QVERIFY(std::isfinite(s.mean) && s.std >= 0);
+}
+
+QTEST_MAIN(TestSweepView)
+#include "tst_sweepview.moc"
