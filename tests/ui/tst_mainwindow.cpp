@@ -17,6 +17,7 @@
 #include "presetlibrary.h"
 #include "runcontroller.h"
 
+#include <QLabel>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTreeWidget>
@@ -204,11 +205,24 @@ void TestMainWindow::panelFitsItsDock()
     for (int run = 0; run < window.document()->runCount(); ++run) {
         window.experimentPanel()->setCurrentRun(run);
         const int needed = area->widget()->minimumSizeHint().width();
+        // Name the widest visible widget, which is almost always the culprit.
+        QString widest;
+        int widestWidth = 0;
+        for (QWidget *w : area->widget()->findChildren<QWidget *>()) {
+            if (w->isVisibleTo(area) && w->minimumSizeHint().width() > widestWidth && !w->findChild<QWidget *>()) {
+                widestWidth = w->minimumSizeHint().width();
+                widest = QString::fromLatin1(w->metaObject()->className()) + QLatin1Char(' ') + w->objectName();
+                if (auto *label = qobject_cast<QLabel *>(w))
+                    widest += QStringLiteral(" \"%1\"").arg(label->text().left(60));
+            }
+        }
         QVERIFY2(needed <= area->viewport()->width(),
-                 qPrintable(QStringLiteral("run %1 needs %2 px, the dock gives %3")
+                 qPrintable(QStringLiteral("run %1 needs %2 px, the dock gives %3; widest: %4 (%5 px)")
                                 .arg(run)
                                 .arg(needed)
-                                .arg(area->viewport()->width())));
+                                .arg(area->viewport()->width())
+                                .arg(widest)
+                                .arg(widestWidth)));
     }
 }
 
