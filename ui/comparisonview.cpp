@@ -72,6 +72,7 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
         updateMetricChoices();
         rebuild();
     });
+    connect(results, &LiveResults::seriesReset, this, &ComparisonView::scheduleRebuild);
     connect(results, &LiveResults::rowsAppended, this, [this] {
         if (mMetric->count() < mResults->allMetricNames(std::max(0, mPoint->currentIndex())).size())
             updateMetricChoices();

@@ -82,8 +82,19 @@ void LiveResults::addBatches(const QVector<RunBatch> &batches)
             s->std.resize(s->names.size());
         }
         Repetition &rep = s->reps[b.repetition];
+        if (rep.iterations.isEmpty() && !b.iterations.isEmpty() && !s->counts.isEmpty())
+            s->stale = true;
+        rep.started = true;
         rep.iterations += b.iterations;
         rep.values += b.values;
+        if (b.agents > 0) {
+            if (s->agents == 0) {
+                s->agents = b.agents;
+                s->epsilonAgentMean.resize(b.agents);
+            }
+            if (b.agents == s->agents)
+                rep.epsilonAgents += b.epsilonAgents;
+        }
         if (!b.iterations.isEmpty())
             mLatestIteration = std::max(mLatestIteration, b.iterations.back());
         if (s->state == RunState::Waiting) {
@@ -110,6 +121,8 @@ void LiveResults::addEvents(const QVector<RunEvent> &events)
         switch (e.kind) {
         case StatusEvent::Kind::Started:
             ++s->started;
+            if (e.repetition >= 0 && e.repetition < s->reps.size())
+                s->reps[e.repetition].started = true;
             if (s->state == RunState::Waiting)
                 s->state = RunState::Running;
             break;
@@ -160,6 +173,18 @@ void LiveResults::aggregate(int point, int run)
     if (!s || s->names.isEmpty())
         return;
     const int m = s->names.size();
+    const bool reset = s->stale;
+    if (reset) {
+        s->stale = false;
+        s->iterations.clear();
+        s->counts.clear();
+        for (auto &v : s->mean)
+            v.clear();
+        for (auto &v : s->std)
+            v.clear();
+        for (auto &v : s->epsilonAgentMean)
+            v.clear();
+    }
     const int from = s->counts.size();
     int row = from;
     for (;; ++row) {
@@ -168,7 +193,7 @@ void LiveResults::aggregate(int point, int run)
         for (const Repetition &rep : std::as_const(s->reps)) {
             if (rep.iterations.size() > row)
                 any = true;
-            else if (!rep.ended)
+            else if (rep.started && !rep.ended)
                 ready = false;
         }
         if (!ready || !any)
@@ -208,9 +233,37 @@ void LiveResults::aggregate(int point, int run)
             s->mean[k].push_back(mean);
             s->std[k].push_back(n > 1 ? std::sqrt(sq / (n - 1)) : 0.0);
         }
+        for (int i = 0; i < s->agents; ++i) {
+            double sum = 0.0;
+            int n = 0;
+            for (const Repetition &rep : std::as_const(s->reps)) {
+                const qsizetype at = qsizetype(row) * s->agents + i;
+                if (rep.iterations.size() <= row || rep.epsilonAgents.size() <= at || std::isnan(rep.epsilonAgents[at]))
+                    continue;
+                sum += rep.epsilonAgents[at];
+                ++n;
+            }
+            s->epsilonAgentMean[i].push_back(n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN());
+        }
     }
-    if (row > from)
+    if (reset)
+        emit seriesReset(point, run);
+    else if (row > from)
         emit rowsAppended(point, run, from);
+}
+
+int LiveResults::epsilonAgentCount(int point, int run) const
+{
+    const Series *s = series(point, run);
+    return s ? s->agents : 0;
+}
+
+QVector<double> LiveResults::epsilonAgentMean(int point, int run, int agent) const
+{
+    const Series *s = series(point, run);
+    if (!s || agent < 0 || agent >= s->agents)
+        return {};
+    return s->epsilonAgentMean[agent];
 }
 
 QStringList LiveResults::metricNames(int point, int run) const

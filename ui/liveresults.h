@@ -2,8 +2,11 @@
 //
 // LiveResults: the recorded metrics of the current run as they stream in, and their mean and
 // standard deviation over repetitions per (sweep point, run), which is what the plots draw.
-// Aggregation is incremental: row k of a run is ready once every repetition still running has
-// recorded it; a repetition that ended early (diverged, cancelled) drops out of later rows.
+// Aggregation is incremental: row k of a run is ready once every repetition that has started and
+// is still running has recorded it; a repetition that ended early (diverged, cancelled) drops out
+// of later rows. Repetitions that have not started yet (more repetitions than threads) do not
+// hold the plots back: when one starts delivering, the run's rows are re-aggregated over the
+// larger set and seriesReset() tells the views to redraw that run.
 // NaN values (metrics a run does not have yet, e.g. the post-run residual) are skipped.
 //
 // Threading: GUI thread.
@@ -51,6 +54,10 @@ public:
     /** Mean / sample std over repetitions of one metric (empty when the run lacks it). */
     QVector<double> mean(int point, int run, const QString &metric) const;
     QVector<double> std(int point, int run, const QString &metric) const;
+    /** Number of agents with a per-agent ε series (0 without an accountant). */
+    int epsilonAgentCount(int point, int run) const;
+    /** Mean over repetitions of agent i's cumulative ε, one value per aggregated row. */
+    QVector<double> epsilonAgentMean(int point, int run, int agent) const;
     /** How many repetitions went into each row. */
     const QVector<int> &counts(int point, int run) const;
 
@@ -68,12 +75,16 @@ signals:
     void resetDone();
     /** Rows [from, rowCount) of (point, run) are new. */
     void rowsAppended(int point, int run, int from);
+    /** Every row of (point, run) was recomputed (a repetition joined): redraw it from row 0. */
+    void seriesReset(int point, int run);
     void runStateChanged(int point, int run);
 
 private:
     struct Repetition {
         QVector<qint64> iterations;
         QVector<double> values; ///< row-major over names
+        QVector<double> epsilonAgents; ///< row-major over agents
+        bool started = false;
         bool ended = false;
         StatusEvent::Kind endKind = StatusEvent::Kind::Finished;
         qint64 endIteration = 0;
@@ -85,6 +96,9 @@ private:
         QVector<QVector<double>> mean; ///< [metric][row]
         QVector<QVector<double>> std;
         QVector<int> counts;
+        int agents = 0;
+        QVector<QVector<double>> epsilonAgentMean; ///< [agent][row]
+        bool stale = false; ///< a repetition joined after rows were aggregated without it
         RunState state = RunState::Waiting;
         qint64 stateIteration = 0;
         QStringList warnings;

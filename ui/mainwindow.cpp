@@ -958,7 +958,9 @@ void MainWindow::updateStatusBar()
     const qint64 elapsed = mController->elapsedMilliseconds();
     const qint64 done = mController->iterationsDone();
     const qint64 total = mController->iterationsTotal();
-    if (mController->isActive() && elapsed - mSpeedTime >= 500) {
+    // Progress arrives in steps (every 100 iterations of a job): measure over a window that
+    // contains at least one step, so slow iterations do not show as "0 it/s".
+    if (mController->isActive() && elapsed - mSpeedTime >= 500 && (done > mSpeedDone || elapsed - mSpeedTime >= 10000)) {
         mSpeed = elapsed > mSpeedTime ? (done - mSpeedDone) * 1000.0 / double(elapsed - mSpeedTime) : 0.0;
         mSpeedDone = done;
         mSpeedTime = elapsed;

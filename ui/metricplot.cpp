@@ -69,6 +69,10 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     mPlaceholder->setClipToAxisRect(true);
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
+    connect(results, &LiveResults::seriesReset, this, [this](int point) {
+        if (point == mPoint)
+            rebuild();
+    });
     configureAxis();
 }
 
@@ -120,6 +124,19 @@ void MetricPlot::setLogY(bool logY)
     mLogY = logY;
     configureAxis();
     rebuild();
+}
+
+void MetricPlot::setPerAgent(bool perAgent)
+{
+    if (mPerAgent == perAgent)
+        return;
+    mPerAgent = perAgent;
+    rebuild();
+}
+
+int MetricPlot::agentGraphCount(int run) const
+{
+    return run >= 0 && run < mRuns.size() ? static_cast<int>(mRuns[run].agents.size()) : 0;
 }
 
 void MetricPlot::setSubtitle(const QString &subtitle)
@@ -180,7 +197,7 @@ void MetricPlot::rebuild()
     for (int r = 0; r < runs; ++r) {
         RunGraphs g;
         const QColor colour = r < mColors.size() ? mColors[r] : ExperimentDocument::defaultRunColor(r);
-        if (mResults->repetitions() > 1) {
+        if (mResults->repetitions() > 1 && !mPerAgent) {
             QColor fill = colour;
             fill.setAlpha(45);
             g.upper = addGraph();
@@ -304,6 +321,50 @@ void MetricPlot::appendRows(int run)
         g.lower->addData(keys, lower, true);
     }
     g.rows = rows;
+    appendAgentRows(run);
+}
+
+void MetricPlot::appendAgentRows(int run)
+{
+    RunGraphs &g = mRuns[run];
+    if (!mPerAgent || mMetric != QLatin1String("epsilon"))
+        return;
+    const int agents = mResults->epsilonAgentCount(mPoint, run);
+    const int rows = mResults->rowCount(mPoint, run);
+    if (agents == 0 || rows <= g.agentRows)
+        return;
+    const QVector<double> keysAll = mXMetric.isEmpty() ? mResults->iterations(mPoint, run)
+                                                       : mResults->mean(mPoint, run, mXMetric);
+    if (keysAll.size() < rows)
+        return;
+    if (g.agents.isEmpty()) {
+        // Agents on a layer under "main", so each run's max line stays on top of them.
+        if (!layer(QStringLiteral("agents")))
+            addLayer(QStringLiteral("agents"), layer(QStringLiteral("main")), QCustomPlot::limBelow);
+        QColor colour = g.mean->pen().color();
+        colour.setAlpha(110);
+        for (int i = 0; i < agents; ++i) {
+            QCPGraph *graph = addGraph();
+            graph->setLayer(QStringLiteral("agents"));
+            graph->setPen(QPen(colour, 0.9));
+            graph->removeFromLegend();
+            graph->setAdaptiveSampling(true);
+            graph->setName(tr("%1, agent %2").arg(mResults->runLabel(run)).arg(i));
+            g.agents.push_back(graph);
+        }
+    }
+    for (int i = 0; i < agents && i < g.agents.size(); ++i) {
+        const QVector<double> eps = mResults->epsilonAgentMean(mPoint, run, i);
+        QVector<double> keys, values;
+        for (int k = g.agentRows; k < rows && k < eps.size(); ++k) {
+            const double v = eps[k];
+            const bool show = std::isfinite(v) && std::abs(v) < 1e200 && (!mLogY || v > 0);
+            keys.push_back(keysAll[k]);
+            values.push_back(show ? v : kNaN);
+        }
+        g.agents[i]->addData(keys, values, true);
+    }
+    g.agentRows = rows;
 }
 
 void MetricPlot::autoRange()
@@ -312,7 +373,9 @@ void MetricPlot::autoRange()
     QCPRange keys, values;
     const QCP::SignDomain domain = mLogY ? QCP::sdPositive : QCP::sdBoth;
     for (const RunGraphs &g : std::as_const(mRuns)) {
-        for (QCPGraph *graph : {g.mean, g.upper, g.lower}) {
+        QVector<QCPGraph *> graphs{g.mean, g.upper, g.lower};
+        graphs += g.agents;
+        for (QCPGraph *graph : std::as_const(graphs)) {
             if (!graph || graph->dataCount() == 0)
                 continue;
             if (mLogY && graph == g.lower)

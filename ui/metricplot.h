@@ -37,6 +37,12 @@ public:
     void setRunSuffixes(const QStringList &suffixes);
     void setLogY(bool logY);
     bool logY() const { return mLogY; }
+    /** Also draw each agent's cumulative ε (mean over repetitions) as a thin line in the run's
+     *  colour under the run's max-over-agents line; only the `epsilon` metric has them. */
+    void setPerAgent(bool perAgent);
+    bool perAgent() const { return mPerAgent; }
+    /** Per-agent lines drawn for a run (tests). */
+    int agentGraphCount(int run) const;
     /** A second, smaller line under the title (e.g. which accountant produced ε); "" hides it. */
     void setSubtitle(const QString &subtitle);
     QString subtitle() const { return mSubtitleText; }
@@ -65,11 +71,14 @@ private:
         QCPGraph *mean = nullptr;
         QCPGraph *upper = nullptr;
         QCPGraph *lower = nullptr;
+        QVector<QCPGraph *> agents;
         int rows = 0;
+        int agentRows = 0;
     };
 
     void onRowsAppended(int point, int run, int from);
     void appendRows(int run);
+    void appendAgentRows(int run);
     void updateLegend();
     void autoRange();
     void configureAxis();
@@ -79,6 +88,7 @@ private:
     QString mXMetric;
     int mPoint = 0;
     bool mLogY = false;
+    bool mPerAgent = false;
     bool mFollow = true;
     QVector<QColor> mColors;
     QStringList mSuffixes;

@@ -50,6 +50,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     , mResults(results)
     , mXAxis(new QComboBox(this))
     , mAccuracy(new QComboBox(this))
+    , mEpsilonMode(new QComboBox(this))
     , mPointLabel(new QLabel(tr("Sweep value"), this))
     , mPoint(new QComboBox(this))
 {
@@ -67,6 +68,13 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     mAccuracy->setToolTip(tr("The metric of the second plot (those the runs record)"));
     mAccuracy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     bar->addWidget(mAccuracy);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("ε"), this));
+    mEpsilonMode->addItem(tr("max over agents"));
+    mEpsilonMode->addItem(tr("max + per agent"));
+    mEpsilonMode->setToolTip(tr("Cumulative ε: the network's value (max over agents), or also every agent's "
+                                "own ε as thin lines (local DP: each agent has its own budget)"));
+    bar->addWidget(mEpsilonMode);
     bar->addSpacing(12);
     bar->addWidget(mPointLabel);
     bar->addWidget(mPoint);
@@ -95,6 +103,8 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     mPoint->setVisible(false);
 
     connect(mXAxis, &QComboBox::currentIndexChanged, this, [this](int index) { setXAxisBits(index == 1); });
+    connect(mEpsilonMode, &QComboBox::currentIndexChanged, this,
+            [this](int index) { mPlots[Epsilon]->setPerAgent(index == 1); });
     connect(mAccuracy, &QComboBox::activated, this,
             [this](int index) { mPlots[Accuracy]->setMetric(mAccuracy->itemData(index).toString()); });
     connect(mPoint, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -124,6 +134,11 @@ void PlotPanel::setRunSuffixes(int plot, const QStringList &suffixes)
 {
     if (plot >= 0 && plot < mPlots.size())
         mPlots[plot]->setRunSuffixes(suffixes);
+}
+
+void PlotPanel::setEpsilonPerAgent(bool perAgent)
+{
+    mEpsilonMode->setCurrentIndex(perAgent ? 1 : 0); // the connection updates the plot
 }
 
 QString PlotPanel::accuracyMetric() const

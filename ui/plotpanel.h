@@ -38,6 +38,8 @@ public:
     void setAccuracyMetric(const QString &metric);
     /** x axis: iteration (false) or bits (true). */
     void setXAxisBits(bool bits);
+    /** ε plot: the max over agents only (false) or also every agent's ε (true). */
+    void setEpsilonPerAgent(bool perAgent);
 
 public slots:
     void resetViews();
@@ -52,6 +54,7 @@ private:
     QVector<MetricPlot *> mPlots;
     QComboBox *mXAxis;
     QComboBox *mAccuracy;
+    QComboBox *mEpsilonMode;
     QLabel *mPointLabel;
     QComboBox *mPoint;
 };

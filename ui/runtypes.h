@@ -23,6 +23,10 @@ struct RunBatch {
     QStringList names;
     QVector<qint64> iterations;
     QVector<double> values;
+    /** Per-agent cumulative ε: epsilonAgents[k * agents + i] at iterations[k] (agents = 0 without
+     *  an accountant). */
+    int agents = 0;
+    QVector<double> epsilonAgents;
 };
 
 /** A status change of one (point, run, repetition): started, warning, diverged at k,

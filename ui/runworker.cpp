@@ -36,6 +36,13 @@ public:
         for (const auto &row : b.values)
             for (double v : row)
                 batch.values.push_back(v);
+        if (!b.epsilonAgents.empty() && b.epsilonAgents.size() == b.iterations.size()) {
+            batch.agents = static_cast<int>(b.epsilonAgents.front().size());
+            batch.epsilonAgents.reserve(static_cast<int>(b.epsilonAgents.size()) * batch.agents);
+            for (const auto &row : b.epsilonAgents)
+                for (double v : row)
+                    batch.epsilonAgents.push_back(v);
+        }
         if (mFeed->push(std::move(batch)))
             emit mWorker->dataReady();
     }

@@ -159,7 +159,8 @@ public:
                       << e.iteration << " (" << e.message << ")\n";
             break;
         case StatusEvent::Kind::Progress:
-            if (mTty && e.total > 0) {
+            if (mTty && e.total > 0 && 100 * e.done / e.total != mLastPercent) {
+                mLastPercent = 100 * e.done / e.total; // redraw only when the percentage changes
                 const int width = 40;
                 const int filled = static_cast<int>(width * e.done / e.total);
                 std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
@@ -184,6 +185,7 @@ private:
     bool mQuiet;
     bool mTty;
     bool mBarShown = false;
+    long long mLastPercent = -1;
 };
 
 int commandRun(int argc, char **argv)

@@ -5,6 +5,7 @@
 //   opens the file (or the default preset); --run starts the run at once; --view picks the
 //   result tab.
 #include "mainwindow.h"
+#include "plotpanel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -35,6 +36,9 @@ int main(int argc, char *argv[])
                                     QStringLiteral("Open a dialog once the window is shown (generator)."),
                                     QStringLiteral("dialog"));
     parser.addOption(dialogOption);
+    QCommandLineOption perAgentOption(QStringLiteral("epsilon-per-agent"),
+                                      QStringLiteral("Show every agent's ε in the ε plot, not only the max."));
+    parser.addOption(perAgentOption);
     parser.process(app);
 
     dplab::MainWindow window;
@@ -45,6 +49,8 @@ int main(int argc, char *argv[])
         window.openFile(files.first());
     window.showInitially();
     window.showView(parser.value(viewOption));
+    if (parser.isSet(perAgentOption))
+        window.plotPanel()->setEpsilonPerAgent(true);
     if (parser.value(dialogOption) == QLatin1String("generator"))
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.isSet(runOption))

@@ -240,7 +240,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         MetricTracker tracker(*e.problem, reference ? &*reference : nullptr, names);
         const bool wantResidual = std::find(names.begin(), names.end(), metric::Residual) != names.end();
         std::vector<Eigen::MatrixXd> iterates;
-        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}};
+        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}};
         std::vector<double> row;
         auto flush = [&] {
             if (batch.iterations.empty())
@@ -248,6 +248,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             gate.batch(batch);
             batch.iterations.clear();
             batch.values.clear();
+            batch.epsilonAgents.clear();
         };
         auto record = [&](long long t) {
             const Eigen::MatrixXd &x = algorithm->decisions();
@@ -256,6 +257,12 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             out.values.push_back(row);
             batch.iterations.push_back(t);
             batch.values.push_back(row);
+            if (accountant) {
+                const Eigen::VectorXd &eps = accountant->epsilon();
+                std::vector<double> perAgent(eps.data(), eps.data() + eps.size());
+                batch.epsilonAgents.push_back(perAgent);
+                out.epsilonAgents.push_back(std::move(perAgent));
+            }
             if (mOptions.trace)
                 out.trace.push_back(x);
             if (wantResidual)
@@ -292,7 +299,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             }
             if ((t + 1) % e.recordEvery == 0 || t + 1 == e.iterations)
                 record(t + 1);
-            if (++sinceProgress >= 1000) {
+            if (++sinceProgress >= 100) {
                 gate.progress(sinceProgress);
                 sinceProgress = 0;
             }

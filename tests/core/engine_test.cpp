@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -121,6 +122,46 @@ TEST(Runner, MetricsMatchTheirDefinitions)
     EXPECT_LT(std::abs(last[2]), 1e-8);
     // bits: 2 messages × 4 agents × 2 values × 32 bits per iteration.
     EXPECT_EQ(last[4], 200.0 * 2 * 4 * 2 * 32);
+}
+
+TEST(Runner, KeepsPerAgentEpsilonWhoseMaximumIsTheEpsilonMetric)
+{
+    const Experiment e = parse(Json::parse(R"({
+      "format": "dplab-experiment", "version": 1, "name": "per-agent epsilon", "seed": 3,
+      "iterations": 40, "repetitions": 2, "record_every": 7,
+      "graph": { "generator": { "type": "path", "nodes": 4 }, "weights": { "scheme": "metropolis" } },
+      "problem": { "type": "rendezvous", "dimension": 2, "low": 0, "high": 1 },
+      "runs": [ { "label": "dp", "algorithm": "robust-dp-gt", "params": { "alpha": 0.1, "gamma": 1 },
+                  "privacy": { "noise_s": 1, "noise_x": 1, "gradient_bound": 3, "clip": true } } ]
+    })"));
+    struct Collect : RunObserver {
+        std::vector<std::vector<double>> streamed;
+        void onBatch(const MetricsBatch &b) override
+        {
+            EXPECT_EQ(b.epsilonAgents.size(), b.iterations.size());
+            if (b.repetition == 0)
+                streamed.insert(streamed.end(), b.epsilonAgents.begin(), b.epsilonAgents.end());
+        }
+    } observer;
+    auto r = Runner({.threads = 1}).run(e, &observer);
+    ASSERT_TRUE(r.ok());
+    const RunResult &run = r->points[0].runs[0];
+    const auto col = std::find(run.metricNames.begin(), run.metricNames.end(), "epsilon") - run.metricNames.begin();
+    ASSERT_LT(col, static_cast<long>(run.metricNames.size()));
+    const RepetitionResult &rep = run.repetitions[0];
+    ASSERT_EQ(rep.epsilonAgents.size(), rep.iterations.size());
+    EXPECT_EQ(observer.streamed, rep.epsilonAgents);
+    for (std::size_t k = 0; k < rep.iterations.size(); ++k) {
+        ASSERT_EQ(rep.epsilonAgents[k].size(), 4u);
+        EXPECT_EQ(*std::max_element(rep.epsilonAgents[k].begin(), rep.epsilonAgents[k].end()), rep.values[k][col]);
+    }
+    // Path graph, Metropolis weights: the end agents have the larger w_ii, hence the larger ε
+    // (only w_ii enters paper 003's recursion).
+    const auto &last = rep.epsilonAgents.back();
+    EXPECT_GT(last[0], last[1]);
+    EXPECT_EQ(last[0], last[3]);
+    for (int i = 0; i < 4; ++i)
+        EXPECT_EQ(last[i], rep.epsilonPerAgent[i]);
 }
 
 TEST(Metrics, ConsensusErrorByHand)

@@ -4,6 +4,7 @@
 // released only when every running repetition has them, repetitions that ended early
 // dropping out, NaN skipped, run states and their texts.
 #include "liveresults.h"
+#include "metricplot.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -44,8 +45,11 @@ class TestLiveResults : public QObject
 private slots:
     void meanAndStd();
     void rowsWaitForEveryRepetition();
+    void startedRepetitionHoldsRowsBack();
     void divergedRepetitionDropsOut();
     void nanIsSkipped();
+    void perAgentEpsilonIsAveragedOverRepetitions();
+    void epsilonPlotDrawsOneLinePerAgent();
 };
 
 void TestLiveResults::meanAndStd()
@@ -73,14 +77,31 @@ void TestLiveResults::meanAndStd()
     QCOMPARE(live.latestIteration(), qint64(1));
 }
 
+void TestLiveResults::startedRepetitionHoldsRowsBack()
+{
+    LiveResults live;
+    live.reset(twoRunsThreeReps());
+    live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, 1, 2, 0, {}}});
+    live.addBatches({batch(1, 0, {0, 1}, {1, 0, 1, 0}), batch(1, 1, {0, 1}, {3, 0, 3, 0})});
+    QCOMPARE(live.rowCount(0, 1), 0); // repetition 2 is running but has recorded nothing yet
+}
+
 void TestLiveResults::rowsWaitForEveryRepetition()
 {
     LiveResults live;
     live.reset(twoRunsThreeReps());
+    QSignalSpy reset(&live, &LiveResults::seriesReset);
     live.addBatches({batch(1, 0, {0, 1, 2}, {1, 0, 1, 0, 1, 0}), batch(1, 1, {0}, {3, 0})});
-    QCOMPARE(live.rowCount(0, 1), 0); // repetition 2 has nothing yet
+    // Repetition 2 has not started: it does not hold rows back; repetition 1 only has row 0.
+    QCOMPARE(live.rowCount(0, 1), 1);
+    QCOMPARE(live.mean(0, 1, QStringLiteral("consensus_error")), (QVector<double>{2}));
+    QCOMPARE(reset.count(), 0);
     live.addBatches({batch(1, 2, {0, 1}, {5, 0, 5, 0})});
-    QCOMPARE(live.rowCount(0, 1), 1); // repetition 1 only has row 0
+    // Repetition 2 joined: row 0 is recomputed over three repetitions.
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(live.rowCount(0, 1), 1);
+    QCOMPARE(live.mean(0, 1, QStringLiteral("consensus_error")), (QVector<double>{3}));
+    QCOMPARE(live.counts(0, 1), (QVector<int>{3}));
     live.addBatches({batch(1, 1, {1, 2}, {3, 0, 3, 0}), batch(1, 2, {2}, {5, 0})});
     QCOMPARE(live.rowCount(0, 1), 3);
     QCOMPARE(live.mean(0, 1, QStringLiteral("consensus_error")), (QVector<double>{3, 3, 3}));
@@ -114,6 +135,60 @@ void TestLiveResults::nanIsSkipped()
     QCOMPARE(live.mean(0, 0, QStringLiteral("consensus_error"))[0], 4.0);
     QCOMPARE(live.std(0, 0, QStringLiteral("consensus_error"))[0], 0.0);
     QCOMPARE(live.latestMax(QStringLiteral("consensus_error")), 4.0);
+}
+
+namespace {
+
+RunBatch epsilonBatch(int rep, QVector<qint64> its, QVector<double> maxEps, QVector<double> perAgent)
+{
+    RunBatch b;
+    b.run = 0;
+    b.repetition = rep;
+    b.names = {QStringLiteral("epsilon")};
+    b.iterations = std::move(its);
+    b.values = std::move(maxEps);
+    b.agents = 2;
+    b.epsilonAgents = std::move(perAgent);
+    return b;
+}
+
+} // namespace
+
+void TestLiveResults::perAgentEpsilonIsAveragedOverRepetitions()
+{
+    LiveResults live;
+    live.reset(twoRunsThreeReps());
+    // Two agents; rows are (agent 0, agent 1) per iteration.
+    live.addBatches({epsilonBatch(0, {0, 5}, {0, 3}, {0, 0, 1, 3}), epsilonBatch(1, {0, 5}, {0, 5}, {0, 0, 2, 5}),
+                     epsilonBatch(2, {0, 5}, {0, 7}, {0, 0, 6, 7})});
+    QCOMPARE(live.epsilonAgentCount(0, 0), 2);
+    QCOMPARE(live.epsilonAgentCount(0, 1), 0);
+    QCOMPARE(live.epsilonAgentMean(0, 0, 0), (QVector<double>{0, 3}));
+    QCOMPARE(live.epsilonAgentMean(0, 0, 1), (QVector<double>{0, 5}));
+    QVERIFY(live.epsilonAgentMean(0, 0, 2).isEmpty());
+    QCOMPARE(live.mean(0, 0, QStringLiteral("epsilon")), (QVector<double>{0, 5}));
+}
+
+void TestLiveResults::epsilonPlotDrawsOneLinePerAgent()
+{
+    LiveResults live;
+    live.reset(twoRunsThreeReps());
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("epsilon"));
+    live.addBatches({epsilonBatch(0, {0, 5}, {0, 3}, {0, 0, 1, 3}), epsilonBatch(1, {0, 5}, {0, 5}, {0, 0, 2, 5}),
+                     epsilonBatch(2, {0, 5}, {0, 7}, {0, 0, 6, 7})});
+    QCOMPARE(plot.agentGraphCount(0), 0);
+    plot.setPerAgent(true);
+    QCOMPARE(plot.agentGraphCount(0), 2);
+    QCOMPARE(plot.agentGraphCount(1), 0); // run B has no data
+    QCOMPARE(plot.pointCount(0), 2);      // the max line is still there
+    // Later rows are appended to the agent lines as they stream in.
+    live.addBatches({epsilonBatch(0, {10}, {4}, {2, 4}), epsilonBatch(1, {10}, {6}, {3, 6}),
+                     epsilonBatch(2, {10}, {8}, {7, 8})});
+    QCOMPARE(plot.agentGraphCount(0), 2);
+    QCOMPARE(plot.graphCount(), 2 + 2); // two max lines (no bands in per-agent mode) + two agents
+    plot.setPerAgent(false);
+    QCOMPARE(plot.agentGraphCount(0), 0);
 }
 
 QTEST_MAIN(TestLiveResults)

@@ -58,6 +58,9 @@ struct MetricsBatch {
     std::vector<std::string> names;
     std::vector<long long> iterations;
     std::vector<std::vector<double>> values; ///< values[k][m]: iteration k, metric m
+    /** Per-agent cumulative ε at each recorded iteration, epsilonAgents[k][i] (empty without an
+     *  accountant; the `epsilon` metric is its maximum). */
+    std::vector<std::vector<double>> epsilonAgents;
 };
 
 struct StatusEvent {
@@ -86,6 +89,8 @@ struct RepetitionResult {
     std::vector<long long> iterations;
     std::vector<std::vector<double>> values; ///< [recorded k][metric m]
     Eigen::VectorXd epsilonPerAgent;         ///< final per-agent ε (empty without accountant)
+    /** Per-agent ε at each recorded iteration, [k][agent] (empty without accountant). */
+    std::vector<std::vector<double>> epsilonAgents;
     std::vector<Eigen::MatrixXd> trace;      ///< decisions at recorded iterations (with trace)
     double wallSeconds = 0.0;
 };
