@@ -3,6 +3,8 @@
 #include "dplab/algo/algorithm.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
+#include "dplab/privacy/treeaggregation.h"
+#include "dplab/problem/constraints.h"
 #include "testproblems.h"
 
 #include <benchmark/benchmark.h>
@@ -20,14 +22,15 @@ std::vector<std::pair<int, int>> ringWithChords(int n)
     return e;
 }
 
-RunContext context(const std::string &id, int n, int d, bool directed, Json privacy)
+RunContext context(const std::string &id, int n, int d, bool directed, Json privacy,
+                   Json params = Json{{"stepsize", 0.01}}, Json compressor = Json())
 {
     const AlgorithmDescriptor &alg = *findAlgorithm(id);
     RunContext ctx;
     ctx.problem = std::make_shared<test::RandomQuadratic>(n, d, 3);
-    ctx.params = resolveParams(alg.params, Json{{"stepsize", 0.01}}, "params", n).value();
+    ctx.params = resolveParams(alg.params, params, "params", n).value();
     ctx.privacy = resolveParams(alg.privacyParams, privacy, "privacy", n).value();
-    ctx.compressor = makeCompressor(Json(), "compressor").value();
+    ctx.compressor = makeCompressor(compressor, "compressor").value();
     ctx.noise = {1, 0, 0};
     ctx.x0 = Eigen::MatrixXd::Zero(n, d);
     const Eigen::MatrixXd adj = test::adjacencyOf(n, ringWithChords(n), directed);
@@ -40,13 +43,18 @@ RunContext context(const std::string &id, int n, int d, bool directed, Json priv
     return ctx;
 }
 
-void stepBenchmark(benchmark::State &state, const std::string &id, bool directed, Json privacy)
+void stepBenchmark(benchmark::State &state, const std::string &id, bool directed, Json privacy,
+                   Json params = Json{{"stepsize", 0.01}}, Json compressor = Json())
 {
     const int n = static_cast<int>(state.range(0));
     const int d = static_cast<int>(state.range(1));
-    RunContext ctx = context(id, n, d, directed, privacy);
+    RunContext ctx = context(id, n, d, directed, privacy, params, compressor);
+    ctx.horizon = 1000000;
     auto alg = findAlgorithm(id)->create();
-    alg->reset(ctx);
+    if (Status s = alg->reset(ctx); !s) {
+        state.SkipWithError(s.error().toString().c_str());
+        return;
+    }
     for (auto _ : state) {
         alg->step();
         benchmark::DoNotOptimize(alg->decisions().data());
@@ -71,6 +79,71 @@ void BM_NoisyPushPullStep(benchmark::State &state)
 BENCHMARK(BM_GradientTrackingStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10})->Args({100, 100});
 BENCHMARK(BM_PushPullStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10})->Args({100, 100});
 BENCHMARK(BM_NoisyPushPullStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
+
+// The papers' algorithms, noise on, on the same undirected graphs.
+void BM_PgtcTopKStep(benchmark::State &state)
+{
+    stepBenchmark(state, "pgtc", false, Json{{"s_x", 0.1}, {"s_y", 0.1}, {"q", 0.999}},
+                  Json{{"stepsize", 0.01}, {"gamma", 0.2}, {"alpha_x", 0.5}, {"alpha_y", 0.5}},
+                  Json{{"type", "top-k"}, {"k", 2}});
+}
+void BM_PpdcDitheredStep(benchmark::State &state)
+{
+    stepBenchmark(state, "ppdc", false, Json{{"s_x", 0.1}, {"s_v", 0.1}, {"q", 0.999}}, Json{{"stepsize", 0.01}},
+                  Json{{"type", "dithered-quantizer"}});
+}
+void BM_RobustDpGtStep(benchmark::State &state)
+{
+    stepBenchmark(state, "robust-dp-gt", false, Json{{"noise_s", 0.1}, {"noise_x", 0.1}},
+                  Json{{"alpha", 0.01}, {"gamma", 1.0}});
+}
+void BM_DiaDspStep(benchmark::State &state)
+{
+    stepBenchmark(state, "diadsp", false, Json{{"noise_x", 0.1}, {"noise_y", 0.1}});
+}
+BENCHMARK(BM_PgtcTopKStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10})->Args({100, 100});
+BENCHMARK(BM_PpdcDitheredStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
+BENCHMARK(BM_RobustDpGtStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
+BENCHMARK(BM_DiaDspStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
+
+// Paper 002's building blocks: the exact trace-norm projection (q classes × p features) and one
+// PrivateSum add + query (d = q·p coordinates).
+void BM_TraceNormProjection(benchmark::State &state)
+{
+    const int q = static_cast<int>(state.range(0));
+    const int p = static_cast<int>(state.range(1));
+    TraceNormBall ball(q, p, 1.0);
+    Rng rng(5);
+    Eigen::VectorXd start(q * p);
+    for (int i = 0; i < q * p; ++i)
+        start[i] = rng.gaussian();
+    Eigen::VectorXd x(q * p);
+    for (auto _ : state) {
+        x = start; // outside the ball: the SVD path runs every time
+        ball.project(x);
+        benchmark::DoNotOptimize(x.data());
+    }
+}
+BENCHMARK(BM_TraceNormProjection)->Args({10, 64})->Args({10, 784});
+
+void BM_PrivateSumAdd(benchmark::State &state)
+{
+    const int d = static_cast<int>(state.range(0));
+    const long long capacity = 1LL << 20;
+    PrivateSum sum(d, capacity, 1.0, Rng(9));
+    const Eigen::VectorXd w = Eigen::VectorXd::Ones(d);
+    long long added = 0;
+    for (auto _ : state) {
+        if (++added >= capacity) {
+            state.PauseTiming();
+            sum = PrivateSum(d, capacity, 1.0, Rng(9));
+            added = 1;
+            state.ResumeTiming();
+        }
+        benchmark::DoNotOptimize(sum.add(w).data());
+    }
+}
+BENCHMARK(BM_PrivateSumAdd)->Arg(640)->Arg(7840);
 
 void BM_LaplaceDraw(benchmark::State &state)
 {
