@@ -229,6 +229,9 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         if (job.repetition == 0) {
             rr.metricNames = names;
             rr.accountant = accountant ? accountant->name() : "";
+            if (accountant)
+                for (const AlternativeBound &b : accountant->alternatives())
+                    rr.alternativeBounds.push_back(b.name);
             for (const auto &w : algorithm->warnings()) {
                 rr.warnings.push_back(w);
                 StatusEvent ev{StatusEvent::Kind::Warning, job.point, job.run, 0, 0, w};
@@ -240,7 +243,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         MetricTracker tracker(*e.problem, reference ? &*reference : nullptr, names);
         const bool wantResidual = std::find(names.begin(), names.end(), metric::Residual) != names.end();
         std::vector<Eigen::MatrixXd> iterates;
-        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}};
+        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}};
         std::vector<double> row;
         auto flush = [&] {
             if (batch.iterations.empty())
@@ -249,6 +252,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             batch.iterations.clear();
             batch.values.clear();
             batch.epsilonAgents.clear();
+            batch.epsilonAlternatives.clear();
         };
         auto record = [&](long long t) {
             const Eigen::MatrixXd &x = algorithm->decisions();
@@ -262,6 +266,14 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
                 std::vector<double> perAgent(eps.data(), eps.data() + eps.size());
                 batch.epsilonAgents.push_back(perAgent);
                 out.epsilonAgents.push_back(std::move(perAgent));
+                const std::vector<AlternativeBound> alternatives = accountant->alternatives();
+                if (!alternatives.empty()) {
+                    std::vector<double> maxima;
+                    for (const AlternativeBound &b : alternatives)
+                        maxima.push_back(b.epsilon.size() > 0 ? b.epsilon.maxCoeff() : 0.0);
+                    batch.epsilonAlternatives.push_back(maxima);
+                    out.epsilonAlternatives.push_back(std::move(maxima));
+                }
             }
             if (mOptions.trace)
                 out.trace.push_back(x);

@@ -32,6 +32,12 @@ Paper000Accountant::Paper000Accountant(Paper000PrivacySetup setup, Paper000Bound
     mEpsIterated = Eigen::VectorXd::Zero(m);
 }
 
+std::vector<AlternativeBound> Paper000Accountant::alternatives() const
+{
+    const Paper000Bound other = mBound == Paper000Bound::FiniteT ? Paper000Bound::Iterated : Paper000Bound::FiniteT;
+    return {AlternativeBound{boundName(other), epsilonOf(other)}};
+}
+
 std::string Paper000Accountant::boundName(Paper000Bound bound)
 {
     return bound == Paper000Bound::FiniteT

@@ -987,6 +987,17 @@ TEST(Paper000Fig2Preset, ReducedRunLdpGtEndsBelowNoisyPushPull)
     ASSERT_EQ(ldp.repetitions[0].iterations, (std::vector<long long>{0, T / 2, T}));
     EXPECT_TRUE(ldp.warnings.empty()) << ldp.warnings.front();
     EXPECT_FALSE(ldp.accountant.empty());
+    // The preset selects the iterated bound (option C); option A is kept alongside as the
+    // accountant's alternative. A is never below C (C's sensitivities are the smaller of the two
+    // recursions); with this preset's constants they part only after ~1e7 iterations.
+    ASSERT_EQ(ldp.alternativeBounds.size(), 1u);
+    EXPECT_NE(ldp.alternativeBounds[0], ldp.accountant);
+    const RepetitionResult &first = ldp.repetitions[0];
+    ASSERT_EQ(first.epsilonAlternatives.size(), first.iterations.size());
+    ASSERT_EQ(first.epsilonAgents.size(), first.iterations.size());
+    const double iterated = *std::max_element(first.epsilonAgents.back().begin(), first.epsilonAgents.back().end());
+    EXPECT_GE(first.epsilonAlternatives.back().at(0), iterated);
+    EXPECT_TRUE(point.runs[1].alternativeBounds.empty());
     EXPECT_LT(meanAt(0, 2), meanAt(0, 1));  // LDP-GT keeps improving
     EXPECT_LT(meanAt(0, 2), meanAt(1, 2));  // and ends below noisy Push-Pull
     EXPECT_GE(meanAt(1, 2), meanAt(1, 1));  // whose error does not decrease over the second half

@@ -61,6 +61,9 @@ struct MetricsBatch {
     /** Per-agent cumulative ε at each recorded iteration, epsilonAgents[k][i] (empty without an
      *  accountant; the `epsilon` metric is its maximum). */
     std::vector<std::vector<double>> epsilonAgents;
+    /** The accountant's alternative bounds (RunResult::alternativeBounds), max over agents, at
+     *  each recorded iteration: epsilonAlternatives[k][a]. */
+    std::vector<std::vector<double>> epsilonAlternatives;
 };
 
 struct StatusEvent {
@@ -91,6 +94,8 @@ struct RepetitionResult {
     Eigen::VectorXd epsilonPerAgent;         ///< final per-agent ε (empty without accountant)
     /** Per-agent ε at each recorded iteration, [k][agent] (empty without accountant). */
     std::vector<std::vector<double>> epsilonAgents;
+    /** Max over agents of each alternative bound at each recorded iteration, [k][bound]. */
+    std::vector<std::vector<double>> epsilonAlternatives;
     std::vector<Eigen::MatrixXd> trace;      ///< decisions at recorded iterations (with trace)
     double wallSeconds = 0.0;
 };
@@ -100,6 +105,7 @@ struct RunResult {
     std::string algorithm;
     std::vector<std::string> metricNames;
     std::string accountant; ///< accountant name, "" when none
+    std::vector<std::string> alternativeBounds; ///< names of the accountant's alternatives()
     std::vector<std::string> warnings;
     std::vector<RepetitionResult> repetitions;
     /** Worst status over repetitions (Diverged > Cancelled > Ok). */

@@ -14,6 +14,13 @@
 
 namespace dplab {
 
+/** Another bound on the same releases (e.g. a theorem's literal finite-horizon form next to the
+ *  iterated one), per agent: drawn as a dashed comparison, never used as the run's ε. */
+struct AlternativeBound {
+    std::string name;
+    Eigen::VectorXd epsilon;
+};
+
 class PrivacyAccountant
 {
 public:
@@ -24,6 +31,8 @@ public:
     virtual const Eigen::VectorXd &epsilon() const = 0;
     /** The assumptions the guarantee rests on, in plain words (for the report). */
     virtual std::vector<std::string> assumptions() const { return {}; }
+    /** Other bounds this accountant tracks alongside epsilon(), same agents and iterations. */
+    virtual std::vector<AlternativeBound> alternatives() const { return {}; }
 };
 
 /** Basic sequential composition of Laplace mechanisms: ε_i(t) = Σ_{k<t} Δ_i(k) / b_i(k).

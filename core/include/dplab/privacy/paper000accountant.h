@@ -88,6 +88,8 @@ public:
     /** Per-learner ε_i(T) of the selected bound; +inf for a learner whose ν is 0. */
     const Eigen::VectorXd &epsilon() const override;
     std::vector<std::string> assumptions() const override;
+    /** The bound not selected (option A next to C, or C next to A). */
+    std::vector<AlternativeBound> alternatives() const override;
 
     /** Accounts one more iteration: kappa(i) = κ^i_t = 1/(m [z_t^i]_i) of the iteration t just
      *  done (t = steps() before the call). Cost O(m). */
