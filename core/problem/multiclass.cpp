@@ -338,25 +338,10 @@ Result<Json> resolveMulticlass(const Json &spec, const ProblemContext &context)
         return resolved.error();
     Json out = *resolved;
     out["type"] = "online-multiclass";
-    const std::string dataPath = joinPath(context.path, "data");
-    const Json given = spec.contains("data") ? spec["data"] : Json::object();
-    if (!given.is_object())
-        return Error::invalid(dataPath, "must be an object");
-    Json sourceOnly = Json::object();
-    if (given.contains("source"))
-        sourceOnly["source"] = given["source"];
-    auto source = resolveParams({sourceSpec()}, sourceOnly, dataPath);
-    if (!source)
-        return source.error();
-    auto data = resolveParams(dataSpecs(paramText(*source, "source")), given, dataPath);
+    auto data = resolveMulticlassData(spec.contains("data") ? spec["data"] : Json::object(),
+                                      joinPath(context.path, "data"));
     if (!data)
         return data.error();
-    const std::string kind = paramText(*data, "source");
-    if ((kind == "csv" || kind == "libsvm") && paramText(*data, "path").empty())
-        return Error::invalid(joinPath(dataPath, "path"), "is required for source " + kind);
-    if (kind == "idx" && (paramText(*data, "images").empty() || paramText(*data, "labels").empty()))
-        return Error::invalid(joinPath(dataPath, paramText(*data, "images").empty() ? "images" : "labels"),
-                              "is required for source idx");
     out["data"] = *data;
     return out;
 }
@@ -369,10 +354,9 @@ std::string resolvePath(const std::string &given, const std::string &baseDir)
     return p.lexically_normal().string();
 }
 
-Result<Dataset> loadMulticlassData(const Json &data, const ProblemContext &context, Rng &rng)
+Result<Dataset> loadData(const Json &data, const std::string &dataPath, const std::string &baseDir, Rng &rng)
 {
     namespace fs = std::filesystem;
-    const std::string dataPath = joinPath(context.path, "data");
     const std::string source = paramText(data, "source");
     if (source == "synthetic") {
         const auto samples = static_cast<Eigen::Index>(paramInt(data, "samples"));
@@ -399,8 +383,8 @@ Result<Dataset> loadMulticlassData(const Json &data, const ProblemContext &conte
     Result<Dataset> loaded = Error::internal(dataPath, "no source");
     std::error_code ec;
     if (source == "idx") {
-        const std::string images = resolvePath(paramText(data, "images"), context.baseDir);
-        const std::string labels = resolvePath(paramText(data, "labels"), context.baseDir);
+        const std::string images = resolvePath(paramText(data, "images"), baseDir);
+        const std::string labels = resolvePath(paramText(data, "labels"), baseDir);
         if (!fs::is_regular_file(images, ec))
             return Error::notFound(joinPath(dataPath, "images"), "file not found: " + images);
         if (!fs::is_regular_file(labels, ec))
@@ -415,7 +399,7 @@ Result<Dataset> loadMulticlassData(const Json &data, const ProblemContext &conte
                     file = (fs::path(resourceDir()) / "data" / b.file).string();
             keyPath = joinPath(dataPath, "name");
         } else {
-            file = resolvePath(paramText(data, "path"), context.baseDir);
+            file = resolvePath(paramText(data, "path"), baseDir);
         }
         if (!fs::is_regular_file(file, ec))
             return Error::notFound(keyPath, "file not found: " + file
@@ -451,7 +435,7 @@ Result<std::shared_ptr<const Problem>> buildMulticlass(const Json &resolved, con
     const long long ownSeed = paramInt(resolved, "seed");
     const std::uint64_t seed = ownSeed >= 0 ? static_cast<std::uint64_t>(ownSeed) : context.seed;
     Rng rng = Rng::stream(seed, 0, 0, -1, RngPurpose::Data);
-    auto loaded = loadMulticlassData(resolved["data"], context, rng);
+    auto loaded = loadData(resolved["data"], dataPath, context.baseDir, rng);
     if (!loaded)
         return loaded.error();
     Dataset data = std::move(*loaded);
@@ -506,6 +490,48 @@ std::vector<ParamSpec> prefixedSpecs(std::vector<ParamSpec> specs, const std::st
 
 } // namespace
 
+Result<Json> resolveMulticlassData(const Json &given, const std::string &dataPath)
+{
+    if (!given.is_object())
+        return Error::invalid(dataPath, "must be an object");
+    Json sourceOnly = Json::object();
+    if (given.contains("source"))
+        sourceOnly["source"] = given["source"];
+    auto source = resolveParams({sourceSpec()}, sourceOnly, dataPath);
+    if (!source)
+        return source.error();
+    auto data = resolveParams(dataSpecs(paramText(*source, "source")), given, dataPath);
+    if (!data)
+        return data.error();
+    const std::string kind = paramText(*data, "source");
+    if ((kind == "csv" || kind == "libsvm") && paramText(*data, "path").empty())
+        return Error::invalid(joinPath(dataPath, "path"), "is required for source " + kind);
+    if (kind == "idx" && (paramText(*data, "images").empty() || paramText(*data, "labels").empty()))
+        return Error::invalid(joinPath(dataPath, paramText(*data, "images").empty() ? "images" : "labels"),
+                              "is required for source idx");
+    return data;
+}
+
+Result<Dataset> loadMulticlassData(const Json &resolved, const std::string &dataPath, const std::string &baseDir,
+                                   Rng &rng)
+{
+    return loadData(resolved, dataPath, baseDir, rng);
+}
+
+std::vector<ParamSpec> multiclassDataParams(const std::string &prefix)
+{
+    std::vector<ParamSpec> params;
+    for (const char *source : {"bundled", "csv", "libsvm", "idx", "synthetic"})
+        for (auto &spec : prefixedSpecs(dataSpecs(source), prefix)) {
+            bool seen = false;
+            for (const auto &p : params)
+                seen = seen || p.key == spec.key;
+            if (!seen)
+                params.push_back(spec);
+        }
+    return params;
+}
+
 ProblemEntry onlineMulticlassProblemEntry()
 {
     ProblemEntry entry;
@@ -519,14 +545,8 @@ ProblemEntry onlineMulticlassProblemEntry()
         "stream has T = epochs·N rounds. Gradient clipping at C is done by the learners "
         "(params.clip). The regret's comparator is the best fixed X in K in hindsight.";
     std::vector<ParamSpec> params = topSpecs();
-    for (const char *source : {"bundled", "csv", "libsvm", "idx", "synthetic"})
-        for (auto &spec : prefixedSpecs(dataSpecs(source), "data")) {
-            bool seen = false;
-            for (const auto &p : params)
-                seen = seen || p.key == spec.key;
-            if (!seen)
-                params.push_back(spec);
-        }
+    for (auto &spec : multiclassDataParams("data"))
+        params.push_back(spec);
     entry.descriptor.params = std::move(params);
     entry.resolve = resolveMulticlass;
     entry.build = buildMulticlass;

@@ -69,6 +69,7 @@ const std::vector<ProblemEntry> &problemRegistry()
         nonconvexPlProblemEntry(),
         onlineLogisticProblemEntry(),
         onlineMulticlassProblemEntry(),
+        onlineSoftmaxProblemEntry(),
     };
     return registry;
 }

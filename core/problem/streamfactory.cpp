@@ -147,6 +147,11 @@ Result<std::shared_ptr<const Problem>> buildOnline(const Json &resolved, const P
 
 } // namespace
 
+std::vector<ParamSpec> onlineStreamParams()
+{
+    return streamSpecs();
+}
+
 ProblemEntry onlineLogisticProblemEntry()
 {
     ProblemEntry entry;

@@ -555,7 +555,8 @@ TEST(Factory, ResolveFillsDefaultsAndDescriptorsListTheKeys)
     }
     EXPECT_EQ(ids, (std::vector<std::string>{"quadratic", "least-squares", "ridge", "logistic",
                                              "rendezvous", "paper003-ridge", "nonconvex-logistic",
-                                             "nonconvex-pl", "online-logistic", "online-multiclass"}));
+                                             "nonconvex-pl", "online-logistic", "online-multiclass",
+                                             "online-softmax"}));
     auto hasKey = [](const Descriptor &d, const std::string &key) {
         for (const auto &p : d.params)
             if (p.key == key)

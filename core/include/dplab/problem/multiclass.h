@@ -24,6 +24,7 @@
 #pragma once
 
 #include "dplab/problem/constraints.h"
+#include "dplab/problem/dataset.h"
 #include "dplab/problem/objectives.h"
 
 #include <Eigen/Core>
@@ -97,5 +98,19 @@ std::vector<std::vector<int>> dealCopies(int rows, int agents, int epochs, Rng &
 
 /** The "online-multiclass" problem type of the factory. */
 ProblemEntry onlineMulticlassProblemEntry();
+
+/** Validates online-multiclass's data object (source bundled / csv / libsvm / idx / synthetic and
+ *  its keys) and fills its defaults; loads nothing. Errors name `dataPath` (e.g.
+ *  "problem.data.images"). Shared with the "online-softmax" stream problem. */
+Result<Json> resolveMulticlassData(const Json &given, const std::string &dataPath);
+
+/** Loads a data object resolved by resolveMulticlassData: labels are the raw file values,
+ *  features unscaled; relative file names resolve against baseDir; synthetic data draws from
+ *  rng. Errors name `dataPath`. Cost: reading the file. */
+Result<Dataset> loadMulticlassData(const Json &resolved, const std::string &dataPath, const std::string &baseDir,
+                                   Rng &rng);
+
+/** The data object's parameter specs for a descriptor, keys prefixed by `prefix` + ".". */
+std::vector<ParamSpec> multiclassDataParams(const std::string &prefix);
 
 } // namespace dplab

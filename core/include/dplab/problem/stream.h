@@ -86,6 +86,11 @@ struct StreamOptions {
     StreamPopulation population = StreamPopulation::Pool;
     /** Softmax: number of classes K (0 = 1 + the largest label). Ignored otherwise. */
     int classes = 0;
+    /** Logistic / Softmax: 0 = no closed form (the engine solves for x* itself, Newton or
+     *  L-BFGS to ‖∇F‖ ≤ 1e-10); k > 0 = closedFormOptimum() returns an APPROXIMATE x* after at most
+     *  k accelerated-gradient (FISTA, backtracked step) iterations from 0, for pools too large for
+     *  the engine's solvers within a desktop budget. Ignored for LeastSquares (exact). */
+    int referenceIterations = 0;
 };
 
 class OnlineStreamProblem : public Problem
@@ -131,7 +136,9 @@ public:
     Eigen::VectorXd globalGradient(const Eigen::VectorXd &x) const override;
     /** ∇²F for Logistic and LeastSquares; nullopt for Softmax. */
     std::optional<Eigen::MatrixXd> globalHessian(const Eigen::VectorXd &x) const override;
-    /** LeastSquares: the solution of the normal equations of F. Others: nullopt. */
+    /** LeastSquares: the solution of the normal equations of F. Others: nullopt, unless
+     *  options().referenceIterations > 0 (then the approximate FISTA solution, see there; cost
+     *  per iteration a few F and ∇F evaluations, O(N·d) each). */
     std::optional<Eigen::VectorXd> closedFormOptimum() const override;
     /** Classifiers: accuracy on the pool (test = false) or the held-out split. */
     std::optional<double> accuracy(const Eigen::VectorXd &x, bool test) const override;
@@ -203,5 +210,14 @@ const char *sampleLossName(SampleLoss loss);
  *  object plus the stream keys (samples_per_iteration, gradient, window, clip_l1, sampling,
  *  stream_iterations, seed). */
 ProblemEntry onlineLogisticProblemEntry();
+
+/** The stream keys every online-stream problem type shares (samples_per_iteration, gradient,
+ *  window, clip_l1, sampling, stream_iterations, seed), for the factories. */
+std::vector<ParamSpec> onlineStreamParams();
+
+/** The "online-softmax" problem type: paper 000's online streams (cumulative or window gradient,
+ *  ℓ1 clipping, c_l and L for its accountant) with the multiclass softmax loss, on the data object
+ *  of online-multiclass (e.g. Fashion-MNIST's IDX files), with an optional held-out test set. */
+ProblemEntry onlineSoftmaxProblemEntry();
 
 } // namespace dplab
