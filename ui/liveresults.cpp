@@ -95,6 +95,15 @@ void LiveResults::addBatches(const QVector<RunBatch> &batches)
             if (b.agents == s->agents)
                 rep.epsilonAgents += b.epsilonAgents;
         }
+        if (b.alternatives > 0) {
+            if (s->alternatives == 0) {
+                s->alternatives = b.alternatives;
+                s->alternativeNames = b.alternativeNames;
+                s->epsilonAlternativeMean.resize(b.alternatives);
+            }
+            if (b.alternatives == s->alternatives)
+                rep.epsilonAlternatives += b.epsilonAlternatives;
+        }
         if (!b.iterations.isEmpty())
             mLatestIteration = std::max(mLatestIteration, b.iterations.back());
         if (s->state == RunState::Waiting) {
@@ -184,6 +193,8 @@ void LiveResults::aggregate(int point, int run)
             v.clear();
         for (auto &v : s->epsilonAgentMean)
             v.clear();
+        for (auto &v : s->epsilonAlternativeMean)
+            v.clear();
     }
     const int from = s->counts.size();
     int row = from;
@@ -245,6 +256,18 @@ void LiveResults::aggregate(int point, int run)
             }
             s->epsilonAgentMean[i].push_back(n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN());
         }
+        for (int a = 0; a < s->alternatives; ++a) {
+            double sum = 0.0;
+            int n = 0;
+            for (const Repetition &rep : std::as_const(s->reps)) {
+                const qsizetype at = qsizetype(row) * s->alternatives + a;
+                if (rep.iterations.size() <= row || rep.epsilonAlternatives.size() <= at || std::isnan(rep.epsilonAlternatives[at]))
+                    continue;
+                sum += rep.epsilonAlternatives[at];
+                ++n;
+            }
+            s->epsilonAlternativeMean[a].push_back(n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN());
+        }
     }
     if (reset)
         emit seriesReset(point, run);
@@ -264,6 +287,26 @@ QVector<double> LiveResults::epsilonAgentMean(int point, int run, int agent) con
     if (!s || agent < 0 || agent >= s->agents)
         return {};
     return s->epsilonAgentMean[agent];
+}
+
+int LiveResults::epsilonAlternativeCount(int point, int run) const
+{
+    const Series *s = series(point, run);
+    return s ? s->alternatives : 0;
+}
+
+QVector<double> LiveResults::epsilonAlternativeMean(int point, int run, int alternative) const
+{
+    const Series *s = series(point, run);
+    if (!s || alternative < 0 || alternative >= s->alternatives)
+        return {};
+    return s->epsilonAlternativeMean[alternative];
+}
+
+QStringList LiveResults::epsilonAlternativeNames(int point, int run) const
+{
+    const Series *s = series(point, run);
+    return s ? s->alternativeNames : QStringList();
 }
 
 QStringList LiveResults::metricNames(int point, int run) const

@@ -58,6 +58,12 @@ public:
     int epsilonAgentCount(int point, int run) const;
     /** Mean over repetitions of agent i's cumulative ε, one value per aggregated row. */
     QVector<double> epsilonAgentMean(int point, int run, int agent) const;
+    /** Number of alternative ε bounds the run's accountant tracks (0 when none). */
+    int epsilonAlternativeCount(int point, int run) const;
+    /** Mean over repetitions of alternative bound a (max over agents), one value per row. */
+    QVector<double> epsilonAlternativeMean(int point, int run, int alternative) const;
+    /** Names of the alternative bounds (the accountant's alternatives()). */
+    QStringList epsilonAlternativeNames(int point, int run) const;
     /** How many repetitions went into each row. */
     const QVector<int> &counts(int point, int run) const;
 
@@ -84,6 +90,7 @@ private:
         QVector<qint64> iterations;
         QVector<double> values; ///< row-major over names
         QVector<double> epsilonAgents; ///< row-major over agents
+        QVector<double> epsilonAlternatives; ///< row-major over alternatives
         bool started = false;
         bool ended = false;
         StatusEvent::Kind endKind = StatusEvent::Kind::Finished;
@@ -98,6 +105,9 @@ private:
         QVector<int> counts;
         int agents = 0;
         QVector<QVector<double>> epsilonAgentMean; ///< [agent][row]
+        int alternatives = 0;
+        QStringList alternativeNames;
+        QVector<QVector<double>> epsilonAlternativeMean; ///< [alternative][row]
         bool stale = false; ///< a repetition joined after rows were aggregated without it
         RunState state = RunState::Waiting;
         qint64 stateIteration = 0;

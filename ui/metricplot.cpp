@@ -134,6 +134,11 @@ void MetricPlot::setPerAgent(bool perAgent)
     rebuild();
 }
 
+int MetricPlot::alternativeGraphCount(int run) const
+{
+    return run >= 0 && run < mRuns.size() ? static_cast<int>(mRuns[run].alternatives.size()) : 0;
+}
+
 int MetricPlot::agentGraphCount(int run) const
 {
     return run >= 0 && run < mRuns.size() ? static_cast<int>(mRuns[run].agents.size()) : 0;
@@ -322,6 +327,46 @@ void MetricPlot::appendRows(int run)
     }
     g.rows = rows;
     appendAgentRows(run);
+    appendAlternativeRows(run);
+}
+
+void MetricPlot::appendAlternativeRows(int run)
+{
+    RunGraphs &g = mRuns[run];
+    if (mMetric != QLatin1String("epsilon"))
+        return;
+    const int alternatives = mResults->epsilonAlternativeCount(mPoint, run);
+    const int rows = mResults->rowCount(mPoint, run);
+    if (alternatives == 0 || rows <= g.alternativeRows)
+        return;
+    const QVector<double> keysAll = mXMetric.isEmpty() ? mResults->iterations(mPoint, run)
+                                                       : mResults->mean(mPoint, run, mXMetric);
+    if (keysAll.size() < rows)
+        return;
+    if (g.alternatives.isEmpty()) {
+        for (int a = 0; a < alternatives; ++a) {
+            QCPGraph *graph = addGraph();
+            QPen pen(g.mean->pen().color(), 1.4, a == 0 ? Qt::DashLine : Qt::DotLine);
+            graph->setPen(pen);
+            graph->setAdaptiveSampling(true);
+            const QString bound = mResults->epsilonAlternativeNames(mPoint, run).value(a, tr("other bound"));
+            graph->setName(tr("%1 — %2").arg(mResults->runLabel(run), bound));
+            g.alternatives.push_back(graph);
+        }
+        updateLegend();
+    }
+    for (int a = 0; a < alternatives && a < g.alternatives.size(); ++a) {
+        const QVector<double> eps = mResults->epsilonAlternativeMean(mPoint, run, a);
+        QVector<double> keys, values;
+        for (int k = g.alternativeRows; k < rows && k < eps.size(); ++k) {
+            const double v = eps[k];
+            const bool show = std::isfinite(v) && std::abs(v) < 1e200 && (!mLogY || v > 0);
+            keys.push_back(keysAll[k]);
+            values.push_back(show ? v : kNaN);
+        }
+        g.alternatives[a]->addData(keys, values, true);
+    }
+    g.alternativeRows = rows;
 }
 
 void MetricPlot::appendAgentRows(int run)
@@ -375,6 +420,7 @@ void MetricPlot::autoRange()
     for (const RunGraphs &g : std::as_const(mRuns)) {
         QVector<QCPGraph *> graphs{g.mean, g.upper, g.lower};
         graphs += g.agents;
+        graphs += g.alternatives;
         for (QCPGraph *graph : std::as_const(graphs)) {
             if (!graph || graph->dataCount() == 0)
                 continue;

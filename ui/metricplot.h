@@ -43,6 +43,9 @@ public:
     bool perAgent() const { return mPerAgent; }
     /** Per-agent lines drawn for a run (tests). */
     int agentGraphCount(int run) const;
+    /** Dashed alternative-bound lines drawn for a run (tests). */
+    int alternativeGraphCount(int run) const;
+
     /** A second, smaller line under the title (e.g. which accountant produced ε); "" hides it. */
     void setSubtitle(const QString &subtitle);
     QString subtitle() const { return mSubtitleText; }
@@ -72,6 +75,8 @@ private:
         QCPGraph *upper = nullptr;
         QCPGraph *lower = nullptr;
         QVector<QCPGraph *> agents;
+        QVector<QCPGraph *> alternatives;
+        int alternativeRows = 0;
         int rows = 0;
         int agentRows = 0;
     };
@@ -79,6 +84,7 @@ private:
     void onRowsAppended(int point, int run, int from);
     void appendRows(int run);
     void appendAgentRows(int run);
+    void appendAlternativeRows(int run);
     void updateLegend();
     void autoRange();
     void configureAxis();
@@ -91,6 +97,7 @@ private:
     bool mPerAgent = false;
     bool mFollow = true;
     QVector<QColor> mColors;
+
     QStringList mSuffixes;
     QVector<RunGraphs> mRuns;
     QCPTextElement *mTitle;

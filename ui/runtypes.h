@@ -27,6 +27,11 @@ struct RunBatch {
      *  an accountant). */
     int agents = 0;
     QVector<double> epsilonAgents;
+    /** The accountant's alternative bounds (max over agents): epsilonAlternatives[k * n + a],
+     *  n = alternatives (0 when the accountant has none). */
+    int alternatives = 0;
+    QVector<double> epsilonAlternatives;
+    QStringList alternativeNames;
 };
 
 /** A status change of one (point, run, repetition): started, warning, diverged at k,

@@ -36,6 +36,14 @@ public:
         for (const auto &row : b.values)
             for (double v : row)
                 batch.values.push_back(v);
+        if (!b.epsilonAlternatives.empty() && b.epsilonAlternatives.size() == b.iterations.size()) {
+            batch.alternatives = static_cast<int>(b.epsilonAlternatives.front().size());
+            for (const std::string &name : b.alternativeNames)
+                batch.alternativeNames << toQString(name);
+            for (const auto &row : b.epsilonAlternatives)
+                for (double v : row)
+                    batch.epsilonAlternatives.push_back(v);
+        }
         if (!b.epsilonAgents.empty() && b.epsilonAgents.size() == b.iterations.size()) {
             batch.agents = static_cast<int>(b.epsilonAgents.front().size());
             batch.epsilonAgents.reserve(static_cast<int>(b.epsilonAgents.size()) * batch.agents);

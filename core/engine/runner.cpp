@@ -243,7 +243,10 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         MetricTracker tracker(*e.problem, reference ? &*reference : nullptr, names);
         const bool wantResidual = std::find(names.begin(), names.end(), metric::Residual) != names.end();
         std::vector<Eigen::MatrixXd> iterates;
-        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}};
+        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}};
+        if (accountant)
+            for (const AlternativeBound &b : accountant->alternatives())
+                batch.alternativeNames.push_back(b.name);
         std::vector<double> row;
         auto flush = [&] {
             if (batch.iterations.empty())

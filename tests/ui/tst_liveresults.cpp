@@ -50,6 +50,7 @@ private slots:
     void nanIsSkipped();
     void perAgentEpsilonIsAveragedOverRepetitions();
     void epsilonPlotDrawsOneLinePerAgent();
+    void alternativeBoundIsDashed();
 };
 
 void TestLiveResults::meanAndStd()
@@ -189,6 +190,32 @@ void TestLiveResults::epsilonPlotDrawsOneLinePerAgent()
     QCOMPARE(plot.graphCount(), 2 + 2); // two max lines (no bands in per-agent mode) + two agents
     plot.setPerAgent(false);
     QCOMPARE(plot.agentGraphCount(0), 0);
+}
+
+void TestLiveResults::alternativeBoundIsDashed()
+{
+    LiveResults live;
+    live.reset(twoRunsThreeReps());
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("epsilon"));
+    QVector<RunBatch> batches;
+    for (int rep = 0; rep < 3; ++rep) {
+        RunBatch b = epsilonBatch(rep, {0, 5}, {0, 3}, {0, 0, 1, 3});
+        b.alternatives = 1;
+        b.alternativeNames = {QStringLiteral("Theorem 3-1 (finite T)")};
+        b.epsilonAlternatives = {0, 4.0 + rep};
+        batches << b;
+    }
+    live.addBatches(batches);
+    QCOMPARE(live.epsilonAlternativeCount(0, 0), 1);
+    QCOMPARE(live.epsilonAlternativeMean(0, 0, 0), (QVector<double>{0, 5}));
+    QCOMPARE(plot.alternativeGraphCount(0), 1);
+    QCOMPARE(plot.alternativeGraphCount(1), 0);
+    QCPGraph *dashed = plot.graph(plot.graphCount() - 1);
+    QCOMPARE(dashed->pen().style(), Qt::DashLine);
+    QVERIFY(dashed->name().contains(QStringLiteral("finite T")));
+    plot.setMetric(QStringLiteral("bits"));
+    QCOMPARE(plot.alternativeGraphCount(0), 0); // only the ε plot has them
 }
 
 QTEST_MAIN(TestLiveResults)

@@ -64,6 +64,7 @@ struct MetricsBatch {
     /** The accountant's alternative bounds (RunResult::alternativeBounds), max over agents, at
      *  each recorded iteration: epsilonAlternatives[k][a]. */
     std::vector<std::vector<double>> epsilonAlternatives;
+    std::vector<std::string> alternativeNames; ///< names of those bounds
 };
 
 struct StatusEvent {
