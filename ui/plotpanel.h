@@ -20,6 +20,7 @@ namespace dplab {
 
 class LiveResults;
 class MetricPlot;
+struct ExperimentResult;
 
 class PlotPanel : public QWidget
 {
@@ -38,11 +39,19 @@ public:
     void setAccuracyMetric(const QString &metric);
     /** x axis: iteration (false) or bits (true). */
     void setXAxisBits(bool bits);
+    /** After a run: names each run's accountant on the ε plot (subtitle, per-run tags) and marks
+     *  diverged / cancelled runs in every legend. */
+    void showOutcome(const ExperimentResult &result);
 
 public slots:
     void resetViews();
-    /** Saves every plot as PNG, SVG or PDF (by extension) into one file per plot. */
+    /** Asks for a file name, format and DPI, then saves every plot into one file per plot. */
     void exportPlots();
+
+public:
+    /** Saves every plot as `<base>-<metric>.<suffix>` next to `path` (PNG, SVG or PDF by the
+     *  suffix of `path`, PNG at `dpi`), each at its on-screen size. */
+    bool exportPlotsTo(const QString &path, int dpi, QString *error);
 
 private:
     void updateMetricChoices();

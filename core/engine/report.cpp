@@ -171,8 +171,8 @@ std::string privacyStatement(const std::string &label, const PrivacyFacts &facts
           << " is unbounded: this run gives no differential-privacy guarantee for it.";
     } else {
         s << "After " << facts.iterations << " iterations every agent's local data is protected with cumulative ε ≤ "
-          << formatShortest(eps[worst]) << " (the largest, agent " << worst << "; the smallest is "
-          << formatShortest(eps[best]) << ", agent " << best << ")";
+          << formatSignificant(eps[worst], 4) << " (the largest, agent " << worst << "; the smallest is "
+          << formatSignificant(eps[best], 4) << ", agent " << best << ")";
         if (facts.repetitions > 1)
             s << ", the mean over " << facts.repetitions << " repetitions";
         s << ". ε-differential privacy means that changing one agent's data changes the probability of anything an "
@@ -251,7 +251,22 @@ std::string yesNo(bool b)
     return b ? "yes" : "no";
 }
 
-std::string weightFactsRow(const std::string &what, const Eigen::MatrixXd &w)
+// "metropolis", "uniform", "matrix (explicit)", … with the scheme's own parameters.
+std::string schemeText(const Json &spec)
+{
+    if (!spec.is_object())
+        return formatParamValue(spec);
+    std::string text = spec.value("scheme", std::string("?"));
+    if (text == "matrix")
+        return "explicit matrix";
+    std::string extra;
+    for (auto it = spec.begin(); it != spec.end(); ++it)
+        if (it.key() != "scheme")
+            extra += (extra.empty() ? "" : ", ") + it.key() + " = " + formatParamValue(it.value());
+    return extra.empty() ? text : text + " (" + extra + ")";
+}
+
+std::string weightFactsRow(const std::string &runs, const std::string &what, const Eigen::MatrixXd &w)
 {
     const WeightFacts f = analyseWeights(w);
     std::string props;
@@ -260,8 +275,9 @@ std::string weightFactsRow(const std::string &what, const Eigen::MatrixXd &w)
     props += f.symmetric ? ", symmetric" : "";
     if (f.symmetric)
         props += f.psd ? ", PSD" : ", not PSD";
-    return "<tr><td>" + esc(what) + "</td><td>" + esc(props) + "</td><td>" + formatShortest(f.sigma2) + "</td><td>"
-           + formatShortest(f.spectralGap) + "</td><td>" + formatShortest(f.consensusRate) + "</td></tr>\n";
+    return "<tr><td>" + esc(runs) + "</td><td>" + esc(what) + "</td><td>" + esc(props) + "</td><td>"
+           + formatSignificant(f.sigma2, 4) + "</td><td>" + formatSignificant(f.spectralGap, 4) + "</td><td>"
+           + formatSignificant(f.consensusRate, 4) + "</td></tr>\n";
 }
 
 std::string imageHtml(const ReportImage &image)
@@ -329,8 +345,8 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
     h += "</table>\n";
     // Weights: one row per distinct weight specification used by the runs.
     h += "<p>Weight matrices (σ₂ = second largest singular value, spectral gap = 1 − σ₂, ρ = ρ(W − 11ᵀ/n)):</p>\n";
-    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr><th>runs · scheme</th><th>properties</th>"
-         "<th>σ₂</th><th>spectral gap</th><th>ρ</th></tr>\n";
+    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr><th>runs</th><th>matrix · scheme</th>"
+         "<th>properties</th><th>σ₂</th><th>spectral gap</th><th>ρ</th></tr>\n";
     std::vector<std::string> seen;
     for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
         const RunSpec &run = experiment.runs[r];
@@ -342,13 +358,12 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
         for (std::size_t q = 0; q < experiment.runs.size(); ++q)
             if (experiment.runs[q].weights.dump() == key)
                 who += (who.empty() ? "" : ", ") + experiment.runs[q].label;
-        const std::string scheme = summarize(run.weights);
         if (run.W.size() > 0)
-            h += weightFactsRow(who + " · W " + scheme, run.W);
+            h += weightFactsRow(who, "W: " + schemeText(run.weights), run.W);
         if (run.R.size() > 0)
-            h += weightFactsRow(who + " · R (row) " + summarize(run.weights.value("row", Json())), run.R);
+            h += weightFactsRow(who, "R (row): " + schemeText(run.weights.value("row", Json())), run.R);
         if (run.C.size() > 0)
-            h += weightFactsRow(who + " · C (column) " + summarize(run.weights.value("column", Json())), run.C);
+            h += weightFactsRow(who, "C (column): " + schemeText(run.weights.value("column", Json())), run.C);
     }
     h += "</table>\n";
 
@@ -369,8 +384,8 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
     h += "</table>\n";
     if (!result.points.empty() && result.points.front().reference) {
         const Reference &ref = *result.points.front().reference;
-        h += "<p>Reference optimum by " + esc(ref.method) + ": F* = " + formatShortest(ref.value) + ", ‖∇F(x*)‖ = "
-             + formatShortest(ref.gradientNorm) + ".</p>\n";
+        h += "<p>Reference optimum by " + esc(ref.method) + ": F* = " + formatSignificant(ref.value, 8) + ", ‖∇F(x*)‖ = "
+             + formatSignificant(ref.gradientNorm, 3) + ".</p>\n";
     }
 
     // --- runs ---
@@ -416,32 +431,48 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
 
     // --- final values ---
     const auto columns = metricColumns(result);
+    auto cellText = [](const RunResult &run, const std::string &metric) {
+        auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
+        if (it == run.metricNames.end())
+            return std::string();
+        const MetricStats s = finalMetricStats(run, static_cast<int>(it - run.metricNames.begin()));
+        if (s.count == 0)
+            return std::string();
+        return formatSignificant(s.mean, 4) + (s.count > 1 ? " ± " + formatSignificant(s.std, 2) : "");
+    };
     h += "<h2>Final values</h2>\n<p>Last recorded value, mean ± standard deviation over repetitions.</p>\n";
-    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr>";
-    if (experiment.sweep)
-        h += "<th>" + esc(experiment.sweep->parameter) + "</th>";
-    h += "<th>run</th><th>status</th>";
-    for (const auto &c : columns)
-        h += "<th>" + esc(c) + "</th>";
-    h += "</tr>\n";
-    for (const auto &p : result.points)
-        for (const auto &run : p.runs) {
-            h += "<tr>";
-            if (experiment.sweep)
-                h += "<td>" + esc(formatParamValue(p.value)) + "</td>";
-            h += "<td>" + esc(run.label) + "</td><td>" + esc(statusText(run)) + "</td>";
-            for (const auto &c : columns) {
-                auto it = std::find(run.metricNames.begin(), run.metricNames.end(), c);
-                std::string cell;
-                if (it != run.metricNames.end()) {
-                    const MetricStats s = finalMetricStats(run, static_cast<int>(it - run.metricNames.begin()));
-                    if (s.count > 0)
-                        cell = formatSignificant(s.mean, 4) + (s.count > 1 ? " ± " + formatSignificant(s.std, 2) : "");
-                }
-                h += "<td>" + esc(cell) + "</td>";
-            }
+    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
+    if (!experiment.sweep && !result.points.empty()) {
+        // One column per run, one row per metric: narrow enough for a page.
+        const PointResult &p = result.points.front();
+        h += "<tr><th>metric</th>";
+        for (const auto &run : p.runs)
+            h += "<th>" + esc(run.label) + "</th>";
+        h += "</tr>\n<tr><td>status</td>";
+        for (const auto &run : p.runs)
+            h += "<td>" + esc(statusText(run)) + "</td>";
+        h += "</tr>\n";
+        for (const auto &c : columns) {
+            h += "<tr><td>" + esc(c) + "</td>";
+            for (const auto &run : p.runs)
+                h += "<td>" + esc(cellText(run, c)) + "</td>";
             h += "</tr>\n";
         }
+    } else {
+        h += "<tr><th>" + esc(experiment.sweep ? experiment.sweep->parameter : std::string("value"))
+             + "</th><th>run</th><th>status</th>";
+        for (const auto &c : columns)
+            h += "<th>" + esc(c) + "</th>";
+        h += "</tr>\n";
+        for (const auto &p : result.points)
+            for (const auto &run : p.runs) {
+                h += "<tr><td>" + esc(formatParamValue(p.value)) + "</td><td>" + esc(run.label) + "</td><td>"
+                     + esc(statusText(run)) + "</td>";
+                for (const auto &c : columns)
+                    h += "<td>" + esc(cellText(run, c)) + "</td>";
+                h += "</tr>\n";
+            }
+    }
     h += "</table>\n";
 
     // --- warnings ---
