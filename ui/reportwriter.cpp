@@ -134,8 +134,9 @@ QVector<ReportWriter::Picture> ReportWriter::renderPictures() const
                           .arg(mExperiment->graph.nodeCount())
                           .arg(mExperiment->graph.edgeCount())
                           .arg(mExperiment->graph.isDirected() ? QStringLiteral("directed") : QStringLiteral("undirected"));
-        pic.image = sceneImage(&scene, QSize(side, side), kPrintScale);
+        pic.image = sceneImage(&scene, QSize(side, side), kPrintScale).convertToFormat(QImage::Format_RGB32);
         pic.width = static_cast<int>(pic.image.width() / kPrintScale);
+        pic.height = static_cast<int>(pic.image.height() / kPrintScale);
         pictures << pic;
     }
 
@@ -156,8 +157,9 @@ QVector<ReportWriter::Picture> ReportWriter::renderPictures() const
         Picture pic;
         pic.id = "plot-" + metric.toStdString();
         pic.caption = metricTitle(metric) + at;
-        pic.image = plotImage(plot, plotSize, kPrintScale);
+        pic.image = plotImage(plot, plotSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
         pic.width = width;
+        pic.height = plotSize.height();
         pictures << pic;
     };
     if (present.contains(QLatin1String(metric::ConsensusError)))
@@ -183,8 +185,9 @@ QVector<ReportWriter::Picture> ReportWriter::renderPictures() const
             pic.id = "sweep";
             pic.caption = QStringLiteral("Final %1 against %2 (mean ± std over repetitions)")
                               .arg(metricTitle(sweep.metric()).toLower(), toQString(mExperiment->sweep->parameter));
-            pic.image = plotImage(sweep.plot(), plotSize, kPrintScale);
+            pic.image = plotImage(sweep.plot(), plotSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
             pic.width = width;
+            pic.height = plotSize.height();
             pictures << pic;
         }
     }
@@ -208,8 +211,8 @@ bool ReportWriter::write(const QString &dir, QString *error)
         const Picture &p = pictures[k];
         mCaptions << p.caption;
         const std::string caption = toStdString(p.caption);
-        htmlImages.push_back({p.id, caption, toStdString(pngDataUri(p.image, int(kLogicalDpi * kPrintScale))), p.width});
-        pdfImages.push_back({p.id, caption, "dplab-image-" + std::to_string(k) + ".png", p.width});
+        htmlImages.push_back({p.id, caption, toStdString(pngDataUri(p.image, int(kLogicalDpi * kPrintScale))), p.width, p.height});
+        pdfImages.push_back({p.id, caption, "dplab-image-" + std::to_string(k) + ".png", p.width, p.height});
     }
 
     // report.html: self-contained.

@@ -51,7 +51,8 @@ public:
         std::string id;
         QString caption;
         QImage image;
-        int width = 0; ///< logical width on the page
+        int width = 0;  ///< logical width on the page
+        int height = 0; ///< logical height on the page
     };
     QVector<Picture> renderPictures() const;
 

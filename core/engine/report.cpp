@@ -285,6 +285,8 @@ std::string imageHtml(const ReportImage &image)
     std::string out = "<p align=\"center\"><img src=\"" + esc(image.src) + "\"";
     if (image.width > 0)
         out += " width=\"" + std::to_string(image.width) + "\"";
+    if (image.height > 0)
+        out += " height=\"" + std::to_string(image.height) + "\"";
     out += " alt=\"" + esc(image.caption) + "\"><br><i>" + esc(image.caption) + "</i></p>\n";
     return out;
 }

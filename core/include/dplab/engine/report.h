@@ -26,6 +26,7 @@ struct ReportImage {
     std::string caption;
     std::string src; ///< what <img src> gets (data URI or resource name)
     int width = 0;   ///< display width in CSS pixels (0 = natural size)
+    int height = 0;  ///< display height in CSS pixels (0 = from the width and the aspect ratio)
 };
 
 /** Facts of the report's header and reproduce section, chosen by the caller. */
