@@ -20,6 +20,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -583,8 +584,13 @@ void ExperimentPanel::refreshProblem()
         const Json sub = problem.is_object() ? problem.value(toStdString(g.prefix), Json()) : Json();
         if (sub.is_object())
             for (auto it = sub.begin(); it != sub.end() && given.size() < 3; ++it)
-                given << (it->is_string() ? toQString(it->get<std::string>()) : toQString(it->dump()));
-        g.toggle->setText(given.isEmpty() ? g.prefix : QStringLiteral("%1: %2").arg(g.prefix, given.join(QStringLiteral(", "))));
+                given << (it->is_string() ? QFileInfo(toQString(it->get<std::string>())).fileName()
+                                          : toQString(it->dump()));
+        // File paths shown by name, the whole summary elided: the toggle must never widen the
+        // panel (a Fashion-MNIST path made it 850 px wide). The full text is the tooltip.
+        const QString summary = given.isEmpty() ? g.prefix : QStringLiteral("%1: %2").arg(g.prefix, given.join(QStringLiteral(", ")));
+        g.toggle->setText(g.toggle->fontMetrics().elidedText(summary, Qt::ElideRight, 240));
+        g.toggle->setToolTip(summary);
     }
     QStringList extra;
     if (problem.is_object())

@@ -40,7 +40,7 @@ public:
         mStep = paramSchedule(ctx.params, "stepsize");
         mNoiseX = paramSchedule(ctx.privacy, "noise_x");
         mNoiseY = paramSchedule(ctx.privacy, "noise_y");
-        mBound = paramReal(ctx.privacy, "gradient_bound");
+        mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
         mClip = paramBool(ctx.privacy, "clip");
         if (mClip && !(mBound > 0))
             return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");

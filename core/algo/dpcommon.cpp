@@ -3,6 +3,7 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <cmath>
 #include <sstream>
 
 namespace dplab::dp {
@@ -21,9 +22,24 @@ ParamSpec gradientBoundParam()
 {
     return realParam("gradient_bound", "Gradient bound C", 0.0, 0.0, 1e12,
                      "C with ‖∇f_i(x)‖₂ ≤ C (paper 003 Assumption 2); the ℓ1 sensitivity of a "
-                     "gradient change is 2√r·C (eq. 22). 0 = unknown: no accountant. Without "
+                     "gradient change is 2√r·C (eq. 22). 0 = the bound the problem states (its "
+                     "\"gradient_bound\" fact), if any; else unknown: no accountant. Without "
                      "clipping it is the user's claim, checked on the iterates.",
                      false, true);
+}
+
+double gradientBound(const Json &privacy, const Problem *problem)
+{
+    const double given = paramReal(privacy, "gradient_bound");
+    if (given > 0 || !problem)
+        return given;
+    const Json facts = problem->describe();
+    if (facts.is_object() && facts.contains("gradient_bound") && facts.at("gradient_bound").is_number()) {
+        const double v = facts.at("gradient_bound").get<double>();
+        if (std::isfinite(v) && v > 0)
+            return v;
+    }
+    return given;
 }
 
 ParamSpec clipParam()

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "dplab/common/params.h"
+#include "dplab/problem/problem.h"
 #include "dplab/privacy/schedule.h"
 
 #include <Eigen/Core>
@@ -20,6 +21,9 @@ namespace dplab::dp {
 ParamSpec epsilonTargetParam();
 /** "gradient_bound": C with ‖∇f_i‖₂ ≤ C (Assumption 2); the sensitivity is 2√r C. */
 ParamSpec gradientBoundParam();
+/** C for the accountant: privacy.gradient_bound if > 0, else the problem's "gradient_bound" fact
+ *  (describe()) if it states a finite positive one, else 0 (unknown). */
+double gradientBound(const Json &privacy, const Problem *problem);
 /** "clip": clip every local gradient to ‖·‖₂ ≤ C before use (enforces Assumption 2). */
 ParamSpec clipParam();
 

@@ -47,7 +47,7 @@ public:
         if (mProject && !(mLow < mHigh))
             return Error::invalid("params.box_high", "must be > box_low");
         mNoise = paramSchedule(ctx.privacy, "noise_x");
-        mBound = paramReal(ctx.privacy, "gradient_bound");
+        mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
         mClip = paramBool(ctx.privacy, "clip");
         if (mClip && !(mBound > 0))
             return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");

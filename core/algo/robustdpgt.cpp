@@ -65,7 +65,7 @@ public:
         mBeta = paramSchedule(ctx.privacy, "beta");
         mNoiseS = paramReal(ctx.privacy, "noise_s");
         mNoiseX = paramReal(ctx.privacy, "noise_x");
-        mBound = paramReal(ctx.privacy, "gradient_bound");
+        mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
         mClip = paramBool(ctx.privacy, "clip");
         const double target = paramReal(ctx.privacy, "epsilon");
         mWarnings.clear();

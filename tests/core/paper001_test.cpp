@@ -555,6 +555,28 @@ TEST(Pgtc, IdentityAndGammaOneIsDiaDspWithTheSameNoise)
     }
 }
 
+TEST(Pgtc, IdentityAndGammaOneRunsInLockstepWithTheDiaDspAlgorithm)
+{
+    // The presets compare PGTC with the registry's `diadsp`; this ties the two implementations
+    // together: same (10)–(11) iterates, same Laplace draws (both use the NoiseX/NoiseY streams),
+    // same bits (two full-precision vectors per agent per iteration).
+    const double eta = 0.1, sx = 0.4, sy = 0.3, q = 0.8;
+    auto pgtc = makeSetup("pgtc", Json{{"stepsize", eta}, {"gamma", 1.0}, {"alpha_x", 1.0}, {"alpha_y", 1.0}},
+                          Json{{"s_x", sx}, {"s_y", sy}, {"q", q}});
+    auto dia = makeSetup("diadsp", Json{{"stepsize", eta}},
+                         Json{{"noise_x", {{"type", "geometric"}, {"a", sx}, {"q", q}}},
+                              {"noise_y", {{"type", "geometric"}, {"a", sy}, {"q", q}}}});
+    auto a = start(pgtc, "pgtc");
+    auto b = start(dia, "diadsp");
+    for (int k = 0; k < 60; ++k) {
+        a->step();
+        b->step();
+        const Eigen::MatrixXd xa = a->decisions(), xb = b->decisions();
+        ASSERT_LE((xa - xb).cwiseAbs().maxCoeff(), 1e-12 * std::max(1.0, xa.cwiseAbs().maxCoeff())) << "k " << k;
+    }
+    EXPECT_EQ(a->bitsSent(), b->bitsSent());
+}
+
 TEST(Pgtc, NoiseScaleDecaysAsSQToTheK)
 {
     // E|ξ| = s q^k for Lap(s q^k): with d = 3000 coordinates per agent (18000 draws) the mean of |ξ|
