@@ -2,6 +2,7 @@
 #include "comparisonview.h"
 
 #include "experimentdocument.h"
+#include "exporter.h"
 #include "finalvaluestable.h"
 #include "liveresults.h"
 #include "metricnames.h"
@@ -32,6 +33,7 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     , mTable(new FinalValuesTable(this))
     , mTimer(new QTimer(this))
 {
+    installPlotExportMenu(mPlot, [this] { return QStringLiteral("comparison-") + metric(); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;

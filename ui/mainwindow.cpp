@@ -2,6 +2,7 @@
 #include "mainwindow.h"
 
 #include "comparisonview.h"
+#include "exporter.h"
 #include "experimentdocument.h"
 #include "experimentpanel.h"
 #include "forcelayout.h"
@@ -15,12 +16,14 @@
 #include "metricplot.h"
 #include "plotpanel.h"
 #include "presetlibrary.h"
+#include "reportwriter.h"
 #include "runcontroller.h"
 #include "sweepview.h"
 #include "textconvert.h"
 
 #include "dplab/common/files.h"
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/writers.h"
 #include "dplab/graph/generators.h"
 
 #include <QAction>
@@ -199,8 +202,15 @@ void MainWindow::createActions()
     connect(mImportGraphAction, &QAction::triggered, this, &MainWindow::importGraph);
     mExportGraphAction = new QAction(tr("&Export Graph…"), this);
     connect(mExportGraphAction, &QAction::triggered, this, &MainWindow::exportGraph);
-    mExportPlotsAction = new QAction(tr("Export &Plots…"), this);
+    mExportGraphPictureAction = new QAction(tr("Export Graph &Picture…"), this);
+    mExportGraphPictureAction->setToolTip(tr("Save the graph as drawn in the editor (PNG, SVG or PDF)"));
+    connect(mExportGraphPictureAction, &QAction::triggered, this, &MainWindow::exportGraphPicture);
+    mExportPlotsAction = new QAction(tr("Export All &Plots…"), this);
+    mExportPlotsAction->setToolTip(tr("Save every live plot as it is on screen (PNG at a chosen DPI, SVG or PDF)"));
     connect(mExportPlotsAction, &QAction::triggered, mPlots, &PlotPanel::exportPlots);
+    mExportReportAction = new QAction(tr("Export &Report…"), this);
+    mExportReportAction->setToolTip(tr("Write report.html and report.pdf of the last run (runs the experiment first if needed)"));
+    connect(mExportReportAction, &QAction::triggered, this, &MainWindow::exportReport);
     mQuitAction = new QAction(tr("&Quit"), this);
     mQuitAction->setShortcut(QKeySequence::Quit);
     mQuitAction->setMenuRole(QAction::QuitRole);
@@ -321,7 +331,19 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(mImportGraphAction);
     file->addAction(mExportGraphAction);
+    file->addAction(mExportGraphPictureAction);
     file->addAction(mExportPlotsAction);
+    QMenu *data = file->addMenu(tr("Export &Data"));
+    const std::pair<DataExport, QString> kinds[] = {
+        {DataExport::Metrics, tr("Metrics CSV…")},
+        {DataExport::EpsilonPerAgent, tr("Per-agent ε CSV…")},
+        {DataExport::FinalValues, tr("Final Values CSV…")},
+        {DataExport::Sweep, tr("Sweep CSV…")}};
+    for (const auto &[kind, text] : kinds) {
+        QAction *a = data->addAction(text);
+        connect(a, &QAction::triggered, this, [this, kind = kind] { exportData(kind); });
+    }
+    file->addAction(mExportReportAction);
     file->addSeparator();
     file->addAction(mQuitAction);
     updateRecentMenu();
@@ -774,6 +796,132 @@ void MainWindow::exportGraph()
         statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 4000);
 }
 
+void MainWindow::exportGraphPicture()
+{
+    QString path;
+    int dpi = 0;
+    if (!askPlotExportPath(this, tr("Export graph picture"), QStringLiteral("graph.png"), &path, &dpi))
+        return;
+    QString error;
+    if (!exportScene(mScene, path, QSize(), dpi, &error))
+        QMessageBox::warning(this, tr("Export graph picture"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 4000);
+}
+
+bool MainWindow::hasFinishedRun() const
+{
+    return !mController->isActive() && mController->lastResult() && mController->experiment()
+           && !mController->lastResult()->points.empty();
+}
+
+bool MainWindow::writeData(DataExport kind, const QString &path, QString *error) const
+{
+    if (!hasFinishedRun()) {
+        if (error)
+            *error = tr("There is no finished run to export: run the experiment first.");
+        return false;
+    }
+    const Experiment &e = *mController->experiment();
+    const ExperimentResult &r = *mController->lastResult();
+    std::string text;
+    switch (kind) {
+    case DataExport::Metrics:
+        text = metricsCsv(e, r);
+        break;
+    case DataExport::EpsilonPerAgent:
+        text = epsilonPerAgentCsv(e, r);
+        break;
+    case DataExport::FinalValues:
+        text = finalValuesCsv(e, r);
+        break;
+    case DataExport::Sweep:
+        if (!e.sweep) {
+            if (error)
+                *error = tr("This experiment has no sweep.");
+            return false;
+        }
+        text = sweepCsv(e, r);
+        break;
+    }
+    if (Status s = writeFileAtomic(toStdString(path), text); !s) {
+        if (error)
+            *error = toQString(s.error().toString());
+        return false;
+    }
+    return true;
+}
+
+void MainWindow::exportData(DataExport kind)
+{
+    static const char *const names[] = {"metrics.csv", "epsilon_per_agent.csv", "final_values.csv", "sweep.csv"};
+    QString error;
+    if (!hasFinishedRun()) {
+        QMessageBox::information(this, tr("Export data"), tr("There is no finished run to export: run the experiment first."));
+        return;
+    }
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export data"),
+                                                      QDir(folder).filePath(QLatin1String(names[int(kind)])),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+    if (!writeData(kind, path, &error))
+        QMessageBox::warning(this, tr("Export data"), error);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()), 4000);
+}
+
+bool MainWindow::writeReport(const QString &dir, QString *error)
+{
+    if (!hasFinishedRun()) {
+        if (error)
+            *error = tr("There is no finished run to report: run the experiment first.");
+        return false;
+    }
+    const auto experiment = mController->experiment();
+    const auto result = mController->lastResult();
+    if (Status s = writeRunOutputs(toStdString(dir), *experiment, *result, false); !s) {
+        if (error)
+            *error = toQString(s.error().toString());
+        return false;
+    }
+    ReportWriter writer(experiment, result);
+    QVector<QColor> colors;
+    for (int r = 0; r < static_cast<int>(experiment->runs.size()); ++r)
+        colors.push_back(mDocument->runColor(r));
+    writer.setRunColors(colors);
+    return writer.write(dir, error);
+}
+
+void MainWindow::exportReport()
+{
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export report into folder"), folder);
+    if (dir.isEmpty())
+        return;
+    settings.setValue(QStringLiteral("export/folder"), dir);
+    if (hasFinishedRun()) {
+        QString error;
+        if (!writeReport(dir, &error))
+            QMessageBox::warning(this, tr("Export report"), error);
+        else
+            statusBar()->showMessage(tr("Wrote the report to %1").arg(dir), 8000);
+        return;
+    }
+    if (mController->isActive()) {
+        mPendingReportDir = dir;
+        statusBar()->showMessage(tr("The report is written when the run finishes"), 8000);
+        return;
+    }
+    mPendingReportDir = dir;
+    if (!startController(false))
+        mPendingReportDir.clear();
+}
+
 // --- running ------------------------------------------------------------------------------------
 
 bool MainWindow::startController(bool paused)
@@ -865,51 +1013,7 @@ void MainWindow::onRunFinished(std::shared_ptr<const ExperimentResult> result)
 {
     mStatusTimer->stop();
     if (result && !result->points.empty()) {
-        // Name the accountant of every run in the ε legend, and the status in every legend.
-        const PointResult &point = result->points.front();
-        QStringList accountants, statuses;
-        for (const RunResult &r : point.runs) {
-            accountants << toQString(r.accountant);
-            const RunStatus status = r.status();
-            QString text;
-            if (status == RunStatus::Diverged) {
-                long long at = -1;
-                for (const RepetitionResult &rep : r.repetitions)
-                    if (rep.divergedAt >= 0 && (at < 0 || rep.divergedAt < at))
-                        at = rep.divergedAt;
-                text = tr("diverged at %1").arg(at);
-            } else if (status == RunStatus::Cancelled) {
-                text = tr("cancelled");
-            }
-            statuses << text;
-        }
-        // Accountant names are long: one per run would crowd the ε legend. Name each distinct
-        // accountant once in the subtitle and tag the runs with its letter.
-        QStringList distinct;
-        for (const QString &a : std::as_const(accountants))
-            if (!a.isEmpty() && !distinct.contains(a))
-                distinct << a;
-        QStringList tags;
-        QString subtitle;
-        if (distinct.size() == 1) {
-            subtitle = tr("accountant: %1").arg(distinct.first());
-            tags = statuses;
-        } else if (distinct.size() > 1) {
-            QStringList parts;
-            for (int k = 0; k < distinct.size(); ++k)
-                parts << QStringLiteral("%1: %2").arg(QChar(u'A' + k)).arg(distinct[k]);
-            subtitle = parts.join(QStringLiteral(" · "));
-            for (int r = 0; r < accountants.size(); ++r) {
-                const int k = distinct.indexOf(accountants[r]);
-                QString tag = k >= 0 ? QStringLiteral("[%1]").arg(QChar(u'A' + k)) : QString();
-                if (!statuses.value(r).isEmpty())
-                    tag += (tag.isEmpty() ? QString() : QStringLiteral(" ")) + statuses[r];
-                tags << tag;
-            }
-        }
-        mPlots->plot(PlotPanel::Epsilon)->setSubtitle(subtitle);
-        for (int p = 0; p < PlotPanel::PlotCount; ++p)
-            mPlots->setRunSuffixes(p, p == PlotPanel::Epsilon && !distinct.isEmpty() ? tags : statuses);
+        mPlots->showOutcome(*result);
         if (result->diverged())
             statusBar()->showMessage(tr("A run diverged: its curve stops at the divergence"), 10000);
         const auto experiment = mController->experiment();
@@ -919,10 +1023,20 @@ void MainWindow::onRunFinished(std::shared_ptr<const ExperimentResult> result)
     }
     updateRunStatuses();
     updateStatusBar();
+    if (!mPendingReportDir.isEmpty()) {
+        const QString dir = mPendingReportDir;
+        mPendingReportDir.clear();
+        QString error;
+        if (!writeReport(dir, &error))
+            QMessageBox::warning(this, tr("Export report"), error);
+        else
+            statusBar()->showMessage(tr("Wrote the report to %1").arg(dir), 8000);
+    }
 }
 
 void MainWindow::onRunFailed(const QString &message)
 {
+    mPendingReportDir.clear();
     mStatusTimer->stop();
     mLastRunError = message;
     statusBar()->showMessage(tr("Run failed: %1").arg(message), 15000);

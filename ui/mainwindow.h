@@ -71,6 +71,16 @@ public:
     LiveResults *liveResults() const { return mResults; }
     /** The status bar's run state text (tests). */
     QString runStatusText() const;
+    /** Data files of the last finished run (File ▸ Export Data). */
+    enum class DataExport { Metrics = 0, EpsilonPerAgent = 1, FinalValues = 2, Sweep = 3 };
+    /** Writes one data file of the last finished run atomically; false with `error` when
+     *  there is none (or no sweep) or the write fails. */
+    bool writeData(DataExport kind, const QString &path, QString *error) const;
+    /** Writes report.html, report.pdf and the run outputs (metrics.csv, summary.json,
+     *  experiment.json, …) of the last finished run into `dir`. */
+    bool writeReport(const QString &dir, QString *error);
+    /** Whether a run has finished (and none is active). */
+    bool hasFinishedRun() const;
     /** The last message shown for a failed start (tests). */
     QString lastRunError() const { return mLastRunError; }
 
@@ -90,6 +100,10 @@ public slots:
     void applyForceLayout();
     void importGraph();
     void exportGraph();
+    void exportGraphPicture();
+    void exportData(DataExport kind);
+    /** Asks for a folder and writes the report there (running the experiment first if needed). */
+    void exportReport();
     void about();
 
 protected:
@@ -129,13 +143,14 @@ private:
     RunController *mController;
     QTimer *mStatusTimer;
     QString mLastRunError;
+    QString mPendingReportDir;
     qint64 mSpeedDone = 0;
     qint64 mSpeedTime = 0;
     double mSpeed = 0.0;
 
     // actions
     QAction *mNewAction, *mOpenAction, *mSaveAction, *mSaveAsAction, *mQuitAction;
-    QAction *mImportGraphAction, *mExportGraphAction, *mExportPlotsAction;
+    QAction *mImportGraphAction, *mExportGraphAction, *mExportGraphPictureAction, *mExportPlotsAction, *mExportReportAction;
     QAction *mUndoAction, *mRedoAction, *mDeleteAction, *mSelectAllAction;
     QAction *mZoomInAction, *mZoomOutAction, *mFitAction, *mShowWeightsAction;
     QAction *mSelectModeAction, *mAddNodeModeAction, *mAddEdgeModeAction;

@@ -4,8 +4,11 @@
 #include "liveresults.h"
 #include "metricnames.h"
 #include "metricplot.h"
+#include "exporter.h"
 
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/runner.h"
+#include "textconvert.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -21,29 +24,6 @@
 
 namespace dplab {
 
-namespace {
-
-bool savePlot(MetricPlot *plot, const QString &path)
-{
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("pdf"))
-        return plot->savePdf(path);
-    if (suffix == QLatin1String("svg")) {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(plot->size());
-        generator.setViewBox(plot->rect());
-        generator.setTitle(plot->metric());
-        QCPPainter painter;
-        if (!painter.begin(&generator))
-            return false;
-        plot->toPainter(&painter, plot->width(), plot->height());
-        return painter.end();
-    }
-    return plot->savePng(path, 0, 0, 2.0);
-}
-
-} // namespace
 
 PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     : QWidget(parent)
@@ -96,6 +76,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
         plot->setMetric(metrics[i]);
         mPlots.push_back(plot);
         grid->addWidget(plot, i / 2, i % 2);
+        installPlotExportMenu(plot, [plot] { return plot->metric(); });
     }
     mPlots[Epsilon]->setAbsentText(tr("No ε: none of these runs has a privacy accountant"));
     layout->addLayout(grid, 1);
@@ -197,6 +178,57 @@ void PlotPanel::updatePointChoices()
         plot->setPoint(0);
 }
 
+void PlotPanel::showOutcome(const ExperimentResult &result)
+{
+    if (result.points.empty())
+        return;
+    // Name the accountant of every run in the ε legend, and the status in every legend.
+    const PointResult &point = result.points.front();
+    QStringList accountants, statuses;
+    for (const RunResult &r : point.runs) {
+        accountants << toQString(r.accountant);
+        const RunStatus status = r.status();
+        QString text;
+        if (status == RunStatus::Diverged) {
+            long long at = -1;
+            for (const RepetitionResult &rep : r.repetitions)
+                if (rep.divergedAt >= 0 && (at < 0 || rep.divergedAt < at))
+                    at = rep.divergedAt;
+            text = tr("diverged at %1").arg(at);
+        } else if (status == RunStatus::Cancelled) {
+            text = tr("cancelled");
+        }
+        statuses << text;
+    }
+    // Accountant names are long: one per run would crowd the ε legend. Name each distinct
+    // accountant once in the subtitle and tag the runs with its letter.
+    QStringList distinct;
+    for (const QString &a : std::as_const(accountants))
+        if (!a.isEmpty() && !distinct.contains(a))
+            distinct << a;
+    QStringList tags;
+    QString subtitle;
+    if (distinct.size() == 1) {
+        subtitle = tr("accountant: %1").arg(distinct.first());
+        tags = statuses;
+    } else if (distinct.size() > 1) {
+        QStringList parts;
+        for (int k = 0; k < distinct.size(); ++k)
+            parts << QStringLiteral("%1: %2").arg(QChar(u'A' + k)).arg(distinct[k]);
+        subtitle = parts.join(QStringLiteral(" · "));
+        for (int r = 0; r < accountants.size(); ++r) {
+            const int k = distinct.indexOf(accountants[r]);
+            QString tag = k >= 0 ? QStringLiteral("[%1]").arg(QChar(u'A' + k)) : QString();
+            if (!statuses.value(r).isEmpty())
+                tag += (tag.isEmpty() ? QString() : QStringLiteral(" ")) + statuses[r];
+            tags << tag;
+        }
+    }
+    plot(PlotPanel::Epsilon)->setSubtitle(subtitle);
+    for (int p = 0; p < PlotPanel::PlotCount; ++p)
+        setRunSuffixes(p, p == PlotPanel::Epsilon && !distinct.isEmpty() ? tags : statuses);
+}
+
 void PlotPanel::resetViews()
 {
     for (MetricPlot *plot : std::as_const(mPlots))
@@ -205,26 +237,29 @@ void PlotPanel::resetViews()
 
 void PlotPanel::exportPlots()
 {
-    QString selected;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export plots"), QStringLiteral("dplab-plots.png"),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
-                                                      &selected);
-    if (path.isEmpty())
+    QString path;
+    int dpi = 0;
+    if (!askPlotExportPath(this, tr("Export all plots"), QStringLiteral("dplab-plots.png"), &path, &dpi))
         return;
+    QString error;
+    if (!exportPlotsTo(path, dpi, &error))
+        QMessageBox::warning(this, tr("Export plots"), error);
+}
+
+bool PlotPanel::exportPlotsTo(const QString &path, int dpi, QString *error)
+{
     const QFileInfo info(path);
-    QString suffix = info.suffix();
-    if (suffix.isEmpty())
-        suffix = selected.contains(QLatin1String("svg")) ? QStringLiteral("svg")
-                 : selected.contains(QLatin1String("pdf")) ? QStringLiteral("pdf")
-                                                            : QStringLiteral("png");
+    const QString suffix = info.suffix();
     QStringList failed;
     for (MetricPlot *plot : std::as_const(mPlots)) {
         const QString file = info.dir().filePath(QStringLiteral("%1-%2.%3").arg(info.completeBaseName(), plot->metric(), suffix));
-        if (!savePlot(plot, file))
-            failed << file;
+        QString message;
+        if (!exportPlot(plot, file, plot->size(), dpi, &message))
+            failed << message;
     }
-    if (!failed.isEmpty())
-        QMessageBox::warning(this, tr("Export plots"), tr("Could not write:\n%1").arg(failed.join(QLatin1Char('\n'))));
+    if (!failed.isEmpty() && error)
+        *error = tr("Could not write:\n%1").arg(failed.join(QLatin1Char('\n')));
+    return failed.isEmpty();
 }
 
 } // namespace dplab

@@ -20,6 +20,7 @@ namespace dplab {
 
 class LiveResults;
 class MetricPlot;
+struct ExperimentResult;
 
 class PlotPanel : public QWidget
 {
@@ -40,11 +41,19 @@ public:
     void setXAxisBits(bool bits);
     /** ε plot: the max over agents only (false) or also every agent's ε (true). */
     void setEpsilonPerAgent(bool perAgent);
+    /** After a run: names each run's accountant on the ε plot (subtitle, per-run tags) and marks
+     *  diverged / cancelled runs in every legend. */
+    void showOutcome(const ExperimentResult &result);
 
 public slots:
     void resetViews();
-    /** Saves every plot as PNG, SVG or PDF (by extension) into one file per plot. */
+    /** Asks for a file name, format and DPI, then saves every plot into one file per plot. */
     void exportPlots();
+
+public:
+    /** Saves every plot as `<base>-<metric>.<suffix>` next to `path` (PNG, SVG or PDF by the
+     *  suffix of `path`, PNG at `dpi`), each at its on-screen size. */
+    bool exportPlotsTo(const QString &path, int dpi, QString *error);
 
 private:
     void updateMetricChoices();

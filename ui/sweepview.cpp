@@ -2,6 +2,7 @@
 #include "sweepview.h"
 
 #include "experimentdocument.h"
+#include "exporter.h"
 #include "finalvaluestable.h"
 #include "metricnames.h"
 #include "plotstyle.h"
@@ -27,6 +28,7 @@ SweepView::SweepView(QWidget *parent)
     , mLogY(new QCheckBox(tr("log y"), this))
     , mPlot(new QCustomPlot(this))
 {
+    installPlotExportMenu(mPlot, [this] { return QStringLiteral("sweep-") + metric(); });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 
+#ifdef DPLAB_CLI_REPORT
+#include "clireport.h"
+#endif
+
 #include "dplab/algo/algorithm.h"
 #include "dplab/common/files.h"
 #include "dplab/compress/compressor.h"
@@ -16,6 +20,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -30,9 +35,9 @@ namespace {
 
 const char *const kUsage =
     "usage:\n"
-    "  dplab-cli run EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--trace] [--threads K] [--quiet]\n"
+    "  dplab-cli run EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--quiet]\n"
     "  dplab-cli validate EXPERIMENT.json\n"
-    "  dplab-cli report EXPERIMENT.json --out DIR\n"
+    "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--quiet]\n"
     "  dplab-cli list algorithms|compressors|problems|generators|weights [--json]\n"
     "  dplab-cli graph --generator TYPE --nodes N [--weights SCHEME] [--set KEY=VALUE]... [--json]\n"
     "exit codes: 0 success, 2 invalid input, 3 a run diverged, 1 anything else\n";
@@ -105,7 +110,7 @@ Result<long long> parseInteger(const std::string &text, const std::string &optio
     }
 }
 
-/** Loads an experiment, applying --seed / --iterations overrides. */
+/** Loads an experiment, applying --seed / --iterations / --repetitions overrides. */
 Result<Experiment> loadWithOverrides(const std::string &path, const Args &args)
 {
     auto doc = readJsonFile(path);
@@ -123,6 +128,12 @@ Result<Experiment> loadWithOverrides(const std::string &path, const Args &args)
             if (!iterations)
                 return iterations.error();
             (*doc)["iterations"] = *iterations;
+        }
+        if (args.has("--repetitions")) {
+            auto repetitions = parseInteger(args.value("--repetitions"), "--repetitions", 1);
+            if (!repetitions)
+                return repetitions.error();
+            (*doc)["repetitions"] = *repetitions;
         }
     }
     auto e = parseExperiment(*doc, parentDir(path));
@@ -190,7 +201,8 @@ private:
 
 int commandRun(int argc, char **argv)
 {
-    auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet"}, {"--out", "--seed", "--iterations", "--threads"});
+    auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet"},
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads"});
     if (!args)
         return usageError(args.error().toString());
     if (args->positional.size() != 1)
@@ -224,6 +236,65 @@ int commandRun(int argc, char **argv)
                      experiment->iterations, seconds);
     }
     return result->diverged() ? Diverged : Success;
+}
+
+/** The overrides given on the command line, as the report mentions them. */
+std::string overridesText(const Args &args)
+{
+    std::string text;
+    for (const char *key : {"--seed", "--iterations", "--repetitions"})
+        if (args.has(key))
+            text += (text.empty() ? "" : " ") + std::string(key) + " " + args.value(key);
+    return text;
+}
+
+int commandReport(int argc, char **argv)
+{
+    auto args = parseArgs(argc, argv, 2, {"--quiet"}, {"--out", "--seed", "--iterations", "--repetitions", "--threads"});
+    if (!args)
+        return usageError(args.error().toString());
+    if (args->positional.size() != 1)
+        return usageError("report takes one experiment file");
+    if (!args->has("--out"))
+        return usageError("report needs --out DIR");
+#ifndef DPLAB_CLI_REPORT
+    std::cerr << "dplab-cli: report needs the UI library (this build has DPLAB_BUILD_UI=OFF)\n";
+    return Failure;
+#else
+    RunnerOptions options;
+    if (args->has("--threads")) {
+        auto threads = parseInteger(args->value("--threads"), "--threads", 1);
+        if (!threads)
+            return reportError(threads.error());
+        options.threads = static_cast<int>(*threads);
+    }
+    auto experiment = loadWithOverrides(args->positional[0], *args);
+    if (!experiment)
+        return reportError(experiment.error());
+    const bool quiet = args->has("--quiet");
+    ConsoleObserver observer(*experiment, quiet);
+    const auto started = std::chrono::steady_clock::now();
+    auto shared = std::make_shared<const Experiment>(std::move(*experiment));
+    auto result = Runner(options).run(*shared, &observer);
+    observer.clearBar();
+    if (!result)
+        return reportError(result.error());
+    const std::string dir = args->value("--out");
+    if (auto s = writeRunOutputs(dir, *shared, *result, false); !s)
+        return reportError(s.error());
+    auto sharedResult = std::make_shared<const ExperimentResult>(std::move(*result));
+    std::string error;
+    int pages = 0;
+    if (!writeReport(argc, argv, dir, shared, sharedResult, overridesText(*args), &error, &pages)) {
+        std::cerr << "dplab-cli: " << error << "\n";
+        return Failure;
+    }
+    if (!quiet) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::fprintf(stderr, "wrote %s/report.html and report.pdf (%d pages) in %.2f s\n", dir.c_str(), pages, seconds);
+    }
+    return sharedResult->diverged() ? Diverged : Success;
+#endif
 }
 
 int commandValidate(int argc, char **argv)
@@ -473,10 +544,8 @@ int main(int argc, char **argv)
             return commandList(argc, argv);
         if (command == "graph")
             return commandGraph(argc, argv);
-        if (command == "report") {
-            std::cerr << "dplab-cli: report is not available in this build yet (see the exports issue)\n";
-            return Failure;
-        }
+        if (command == "report")
+            return commandReport(argc, argv);
         if (command == "--help" || command == "-h" || command == "help") {
             std::cout << kUsage;
             return Success;

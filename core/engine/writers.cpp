@@ -51,11 +51,7 @@ std::vector<int> columnMap(const std::vector<std::string> &columns, const RunRes
     return map;
 }
 
-struct Stats {
-    double mean = std::nan("");
-    double std = std::nan("");
-    int count = 0;
-};
+using Stats = MetricStats;
 
 Stats stats(const std::vector<double> &values)
 {
@@ -138,6 +134,61 @@ Json runSummary(const RunResult &run)
 }
 
 } // namespace
+
+std::string formatSignificant(double v, int digits)
+{
+    if (std::isnan(v))
+        return "";
+    char buffer[40];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
+    return buffer;
+}
+
+MetricStats finalMetricStats(const RunResult &run, int m)
+{
+    return stats(finalValues(run, m));
+}
+
+std::string epsilonPerAgentCsv(const Experiment &experiment, const ExperimentResult &result)
+{
+    const bool sweep = experiment.sweep.has_value();
+    std::string out = sweep ? "run,repetition,value,agent,epsilon\n" : "run,repetition,agent,epsilon\n";
+    for (const auto &p : result.points)
+        for (const auto &run : p.runs)
+            for (std::size_t rep = 0; rep < run.repetitions.size(); ++rep) {
+                const Eigen::VectorXd &eps = run.repetitions[rep].epsilonPerAgent;
+                for (Eigen::Index i = 0; i < eps.size(); ++i) {
+                    out += run.label + "," + std::to_string(rep);
+                    if (sweep)
+                        out += "," + jsonText(p.value);
+                    out += "," + std::to_string(i) + "," + formatValue(eps[i]) + "\n";
+                }
+            }
+    return out;
+}
+
+std::string finalValuesCsv(const Experiment &experiment, const ExperimentResult &result)
+{
+    const auto columns = metricColumns(result);
+    const bool sweep = experiment.sweep.has_value();
+    std::string out = sweep ? "value,run,status" : "run,status";
+    for (const auto &c : columns)
+        out += "," + c + "_mean," + c + "_std";
+    out += "\n";
+    for (const auto &p : result.points)
+        for (const auto &run : p.runs) {
+            const auto map = columnMap(columns, run);
+            if (sweep)
+                out += jsonText(p.value) + ",";
+            out += run.label + "," + runStatusName(run.status());
+            for (int m : map) {
+                const Stats s = m < 0 ? Stats{} : stats(finalValues(run, m));
+                out += "," + formatValue(s.mean) + "," + formatValue(s.std);
+            }
+            out += "\n";
+        }
+    return out;
+}
 
 std::string metricsCsv(const Experiment &experiment, const ExperimentResult &result)
 {
@@ -272,6 +323,10 @@ Status writeRunOutputs(const std::string &dir, const Experiment &experiment, con
     if (auto s = writeFileAtomic(path("summary.json"), summaryJson(experiment, result).dump(2) + "\n"); !s)
         return s;
     if (auto s = writeFileAtomic(path("experiment.json"), experiment.resolved.dump(2) + "\n"); !s)
+        return s;
+    if (auto s = writeFileAtomic(path("final_values.csv"), finalValuesCsv(experiment, result)); !s)
+        return s;
+    if (auto s = writeFileAtomic(path("epsilon_per_agent.csv"), epsilonPerAgentCsv(experiment, result)); !s)
         return s;
     if (experiment.sweep)
         if (auto s = writeFileAtomic(path("sweep.csv"), sweepCsv(experiment, result)); !s)

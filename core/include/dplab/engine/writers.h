@@ -9,6 +9,7 @@
 
 #include "dplab/engine/runner.h"
 
+#include <cmath>
 #include <string>
 
 namespace dplab {
@@ -20,6 +21,22 @@ std::string metricsCsv(const Experiment &experiment, const ExperimentResult &res
 Json summaryJson(const Experiment &experiment, const ExperimentResult &result);
 std::string sweepCsv(const Experiment &experiment, const ExperimentResult &result);
 std::string traceCsv(const Experiment &experiment, const ExperimentResult &result);
+/** epsilon_per_agent.csv: `run,repetition[,value],agent,epsilon` — the final cumulative ε of every
+ *  agent per repetition, for the runs that have an accountant. */
+std::string epsilonPerAgentCsv(const Experiment &experiment, const ExperimentResult &result);
+/** final_values.csv: `[value,]run,status,<metric>_mean,<metric>_std,…` — the final-values table
+ *  (mean and sample std over repetitions of the last recorded value), one row per run (and
+ *  sweep value). */
+std::string finalValuesCsv(const Experiment &experiment, const ExperimentResult &result);
+
+/** Mean and sample standard deviation of the last recorded value of metric column `m` of a run
+ *  over its repetitions (NaN skipped; std 0 for one value; count 0 and NaN mean when none). */
+struct MetricStats {
+    double mean = std::nan("");
+    double std = std::nan("");
+    int count = 0;
+};
+MetricStats finalMetricStats(const RunResult &run, int m);
 
 /** Writes every file of `run --out DIR` (creating DIR). */
 Status writeRunOutputs(const std::string &dir, const Experiment &experiment, const ExperimentResult &result,
@@ -27,5 +44,7 @@ Status writeRunOutputs(const std::string &dir, const Experiment &experiment, con
 
 /** Formats a double with %.17g ("" for NaN, which marks an absent value). */
 std::string formatValue(double v);
+/** Formats a double with `digits` significant digits (%.*g; "" for NaN). */
+std::string formatSignificant(double v, int digits);
 
 } // namespace dplab

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `dplab-cli report` on every preset at reduced size: report.html (self-contained) and
+// report.pdf (checked with poppler's pdfinfo / pdftotext) hold every run label, every parameter
+// value and the privacy statement; the run outputs are written next to them.
+#include "clitest.h"
+
+#include "dplab/engine/experiment.h"
+#include "dplab/engine/report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <regex>
+
+namespace dplab::test {
+namespace {
+
+using Json = nlohmann::json;
+
+/** Runs a shell command, returning its stdout ("" and a failure when it fails). */
+std::string capture(const std::string &command)
+{
+    const auto out = std::filesystem::temp_directory_path() / ("dplab-capture-" + std::to_string(::getpid()) + ".txt");
+    const int status = std::system((command + " >" + quote(out.string()) + " 2>/dev/null").c_str());
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << command;
+    std::string text = readText(out);
+    std::filesystem::remove(out);
+    return text;
+}
+
+/** Collapses every run of white space to one space (pdftotext breaks lines where the PDF does). */
+std::string squeeze(const std::string &text)
+{
+    std::string out;
+    bool space = false;
+    for (char c : text) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f') {
+            space = true;
+            continue;
+        }
+        if (space && !out.empty())
+            out += ' ';
+        space = false;
+        out += c;
+    }
+    return out;
+}
+
+bool hasTool(const char *tool)
+{
+    return std::system((std::string("command -v ") + tool + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::vector<std::string> presetNames()
+{
+    std::vector<std::string> names;
+    for (const auto &entry : std::filesystem::directory_iterator(std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets"))
+        if (entry.path().extension() == ".json")
+            names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+class PresetReport : public ::testing::TestWithParam<std::string>
+{
+};
+
+TEST_P(PresetReport, WritesHtmlAndPdfWithEveryRunParameterAndStatement)
+{
+    if (!hasTool("pdfinfo") || !hasTool("pdftotext"))
+        GTEST_SKIP() << "poppler-utils (pdfinfo, pdftotext) are not installed";
+    TempDir dir;
+    const auto out = dir / "report";
+    // Big data sets are cut down too (their reference solve dominates otherwise); the file is
+    // then a reduced copy, which only works for data given by absolute path or as a resource.
+    std::string file = preset(GetParam());
+    Json doc = Json::parse(readText(file));
+    Json &data = doc["problem"]["data"];
+    if (data.is_object() && data.value("max_samples", 0) > 2000) {
+        for (const char *key : {"images", "labels", "path"})
+            if (data.contains(key) && !std::filesystem::exists(data.at(key).get<std::string>()))
+                GTEST_SKIP() << "data set not installed: " << data.at(key);
+        data["max_samples"] = 2000;
+        if (doc["problem"].contains("reference_iterations"))
+            doc["problem"]["reference_iterations"] = 5;
+        file = (dir / GetParam()).string();
+        writeText(file, doc.dump(2));
+    }
+    const auto r = runCli("report " + quote(file) + " --out " + quote(out.string())
+                          + " --iterations 12 --repetitions 1 --threads 2");
+    ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 3) << r.err;
+    for (const char *file : {"report.html", "report.pdf", "experiment.json", "metrics.csv", "summary.json",
+                             "final_values.csv", "epsilon_per_agent.csv"})
+        ASSERT_TRUE(std::filesystem::exists(out / file)) << file;
+
+    // The resolved experiment written next to the report reproduces the reduced run.
+    auto experiment = loadExperimentFile((out / "experiment.json").string());
+    ASSERT_TRUE(experiment.ok()) << experiment.error().toString();
+    EXPECT_EQ(experiment->iterations, 12);
+    EXPECT_EQ(experiment->repetitions, 1);
+
+    // HTML: self-contained, every label, parameter value and privacy statement.
+    const std::string html = readText(out / "report.html");
+    EXPECT_EQ(html.find("src=\"http"), std::string::npos);
+    EXPECT_EQ(html.find("src=\"file"), std::string::npos);
+    std::regex imgSrc("<img src=\"([^\"]{0,30})");
+    int images = 0;
+    for (auto it = std::sregex_iterator(html.begin(), html.end(), imgSrc); it != std::sregex_iterator(); ++it, ++images)
+        EXPECT_EQ((*it)[1].str().rfind("data:image/png;base64,", 0), 0u) << (*it)[1].str();
+    EXPECT_GE(images, 2) << "the graph and at least one plot";
+    EXPECT_NE(html.find("Privacy guarantee"), std::string::npos);
+    const std::string pdfText = squeeze(capture("pdftotext -layout " + quote((out / "report.pdf").string()) + " -"));
+    EXPECT_NE(pdfText.find(squeeze(experiment->name)), std::string::npos) << experiment->name;
+    EXPECT_NE(pdfText.find("Privacy guarantee"), std::string::npos);
+    EXPECT_NE(pdfText.find("How to reproduce"), std::string::npos);
+    for (const RunSpec &run : experiment->runs) {
+        EXPECT_NE(html.find(htmlEscape(run.label)), std::string::npos) << run.label;
+        EXPECT_NE(pdfText.find(squeeze(run.label)), std::string::npos) << run.label;
+        EXPECT_NE(html.find("<p class=\"privacy\">Run &quot;" + htmlEscape(run.label) + "&quot;"), std::string::npos)
+            << "privacy statement of " << run.label;
+        for (const Json *values : {&run.params, &run.privacy})
+            for (auto it = values->begin(); it != values->end(); ++it) {
+                const std::string v = formatParamValue(it.value());
+                EXPECT_NE(html.find("<td>" + htmlEscape(v) + "</td>"), std::string::npos) << run.label << " " << it.key();
+                EXPECT_NE(pdfText.find(squeeze(v)), std::string::npos) << run.label << " " << it.key() << " = " << v;
+            }
+    }
+
+    // PDF: valid, A4, with the page count the writer reported.
+    const std::string info = capture("pdfinfo " + quote((out / "report.pdf").string()));
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(info, m, std::regex("Pages:\\s+(\\d+)"))) << info;
+    const int pages = std::stoi(m[1]);
+    EXPECT_GE(pages, 2);
+    std::smatch reported;
+    ASSERT_TRUE(std::regex_search(r.err, reported, std::regex("\\((\\d+) pages\\)"))) << r.err;
+    EXPECT_EQ(std::stoi(reported[1]), pages);
+    EXPECT_NE(info.find("(A4)"), std::string::npos) << info;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPreset, PresetReport, ::testing::ValuesIn(presetNames()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                             std::string name = info.param.substr(0, info.param.size() - 5);
+                             for (char &c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c)))
+                                     c = '_';
+                             return name;
+                         });
+
+TEST(CliReport, NeedsOutAndRejectsBadRepetitions)
+{
+    EXPECT_EQ(runCli("report " + quote(preset("teaching-push-pull-quadratic.json"))).exitCode, 2);
+    const auto r = runCli("report " + quote(preset("teaching-push-pull-quadratic.json")) + " --out /tmp/x --repetitions 0");
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("--repetitions"), std::string::npos) << r.err;
+}
+
+TEST(CliReport, FailedWriteKeepsTheExistingReport)
+{
+    // Works as root: report.pdf is taken by a folder, so the final rename fails.
+    TempDir dir;
+    const auto out = dir / "out";
+    std::filesystem::create_directories(out / "report.pdf");
+    writeText(out / "report.pdf" / "keep.txt", "precious");
+    const auto r = runCli("report " + quote(preset("teaching-push-pull-quadratic.json")) + " --out " + quote(out.string())
+                          + " --iterations 5 --repetitions 1 --quiet");
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("report.pdf"), std::string::npos) << r.err;
+    EXPECT_EQ(readText(out / "report.pdf" / "keep.txt"), "precious");
+    for (const auto &entry : std::filesystem::directory_iterator(out))
+        EXPECT_EQ(entry.path().filename().string().find(".tmp-"), std::string::npos) << entry.path();
+}
+
+TEST(CliRun, RepetitionsOverrideAndTheNewTables)
+{
+    TempDir dir;
+    const auto r = runCli("run " + quote(preset("teaching-push-pull-quadratic.json")) + " --out " + quote(dir.path().string())
+                          + " --iterations 10 --repetitions 2 --quiet");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Json summary = Json::parse(readText(dir / "summary.json"));
+    EXPECT_EQ(summary["repetitions"], 2);
+    const std::string fin = readText(dir / "final_values.csv");
+    EXPECT_EQ(fin.rfind("run,status,", 0), 0u) << fin;
+    const std::string eps = readText(dir / "epsilon_per_agent.csv");
+    EXPECT_EQ(eps.rfind("run,repetition,agent,epsilon\n", 0), 0u) << eps;
+}
+
+} // namespace
+} // namespace dplab::test

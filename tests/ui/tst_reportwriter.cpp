@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Exports and the report writer: plots to PNG (size and DPI recorded), SVG and PDF (size),
+// the graph picture, atomic writes that fail without touching existing files, the report's
+// HTML (self-contained) and PDF (page count as pdfinfo reads it, text as pdftotext reads it),
+// and the window's data exports and File ▸ Export Report after a run.
+#include "exporter.h"
+#include "graphdocument.h"
+#include "graphscene.h"
+#include "liveresults.h"
+#include "mainwindow.h"
+#include "metricplot.h"
+#include "plotpanel.h"
+#include "presetlibrary.h"
+#include "experimentdocument.h"
+#include "reportwriter.h"
+#include "runcontroller.h"
+#include "uitest.h"
+
+#include "dplab/common/files.h"
+#include "dplab/engine/experiment.h"
+#include "dplab/engine/report.h"
+#include "dplab/engine/runner.h"
+#include "dplab/engine/writers.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace dplab;
+
+namespace {
+
+std::shared_ptr<const Experiment> smallExperiment()
+{
+    Json doc;
+    QString error;
+    if (!PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error))
+        qFatal("%s", qPrintable(error));
+    doc["iterations"] = 40;
+    doc["repetitions"] = 2;
+    auto e = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
+    if (!e)
+        qFatal("%s", e.error().toString().c_str());
+    return std::make_shared<const Experiment>(std::move(e.value()));
+}
+
+std::shared_ptr<const ExperimentResult> runIt(const Experiment &e)
+{
+    auto r = Runner(RunnerOptions{2, false, 64}).run(e);
+    if (!r)
+        qFatal("%s", r.error().toString().c_str());
+    return std::make_shared<const ExperimentResult>(std::move(r.value()));
+}
+
+QString tool(const char *name)
+{
+    return QStandardPaths::findExecutable(QLatin1String(name));
+}
+
+QString runTool(const QString &program, const QStringList &args)
+{
+    QProcess p;
+    p.start(program, args);
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        return QString();
+    return QString::fromUtf8(p.readAllStandardOutput());
+}
+
+QString squeeze(QString text)
+{
+    return text.replace(QRegularExpression(QStringLiteral("\\s+")), QStringLiteral(" "));
+}
+
+} // namespace
+
+class TestReportWriter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void plotPngHasRequestedSizeAndDpi();
+    void plotSvgAndPdfHaveRequestedSize();
+    void exportAllPlots();
+    void graphPicture();
+    void failedWriteLeavesExistingFilesUntouched();
+    void liveResultsFromAResult();
+    void reportHtmlAndPdf();
+    void windowExportsDataAndReport();
+
+private:
+    std::shared_ptr<const Experiment> mExperiment;
+    std::shared_ptr<const ExperimentResult> mResult;
+};
+
+void TestReportWriter::initTestCase()
+{
+    mExperiment = smallExperiment();
+    mResult = runIt(*mExperiment);
+}
+
+void TestReportWriter::plotPngHasRequestedSizeAndDpi()
+{
+    LiveResults live;
+    fillLiveResults(&live, *mExperiment, *mResult);
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("consensus_error"));
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("plot.png"));
+    QString error;
+    QVERIFY2(exportPlot(&plot, path, QSize(400, 300), 192, &error), qPrintable(error));
+    QImage image(path);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), QSize(800, 600)); // 192 DPI = 2 × the 96-DPI logical size
+    QCOMPARE(image.dotsPerMeterX(), qRound(192 / 0.0254));
+    QCOMPARE(image.dotsPerMeterY(), qRound(192 / 0.0254));
+    QVERIFY2(exportPlot(&plot, path, QSize(400, 300), 300, &error), qPrintable(error));
+    image = QImage(path);
+    QCOMPARE(image.size(), QSize(1250, 938));
+    QCOMPARE(image.dotsPerMeterX(), qRound(300 / 0.0254));
+    // Not blank: the curves and axes draw dark pixels.
+    int dark = 0;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4)
+            dark += qGray(image.pixel(x, y)) < 128;
+    QVERIFY(dark > 50);
+    QVERIFY(!exportPlot(&plot, dir.filePath(QStringLiteral("plot.bmp")), QSize(400, 300), 96, &error));
+    QVERIFY(error.contains(QStringLiteral("unsupported")));
+}
+
+void TestReportWriter::plotSvgAndPdfHaveRequestedSize()
+{
+    LiveResults live;
+    fillLiveResults(&live, *mExperiment, *mResult);
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("epsilon"));
+    QTemporaryDir dir;
+    QString error;
+    const QString svg = dir.filePath(QStringLiteral("plot.svg"));
+    QVERIFY2(exportPlot(&plot, svg, QSize(480, 320), 96, &error), qPrintable(error));
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    const QString svgText = QString::fromUtf8(svgFile.readAll());
+    QVERIFY(svgText.size() > 1000);
+    QVERIFY2(svgText.contains(QStringLiteral("viewBox=\"0 0 480 320\"")), qPrintable(svgText.left(600)));
+    // 480 px at 96 DPI = 5 in = 127 mm.
+    QVERIFY2(svgText.contains(QStringLiteral("width=\"127mm\"")), qPrintable(svgText.left(600)));
+
+    const QString pdf = dir.filePath(QStringLiteral("plot.pdf"));
+    QVERIFY2(exportPlot(&plot, pdf, QSize(480, 320), 96, &error), qPrintable(error));
+    QVERIFY(QFileInfo(pdf).size() > 1000);
+    QFile pdfFile(pdf);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    QVERIFY(pdfFile.read(5) == "%PDF-");
+    if (tool("pdfinfo").isEmpty())
+        QSKIP("pdfinfo (poppler-utils) is not installed");
+    const QString info = runTool(tool("pdfinfo"), {pdf});
+    QVERIFY2(info.contains(QRegularExpression(QStringLiteral("Page size:\\s+480 x 320 pts"))), qPrintable(info));
+}
+
+void TestReportWriter::exportAllPlots()
+{
+    LiveResults live;
+    PlotPanel panel(&live);
+    fillLiveResults(&live, *mExperiment, *mResult);
+    panel.resize(900, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(panel.exportPlotsTo(dir.filePath(QStringLiteral("all.png")), 150, &error), qPrintable(error));
+    for (int p = 0; p < PlotPanel::PlotCount; ++p) {
+        MetricPlot *plot = panel.plot(p);
+        const QImage image(dir.filePath(QStringLiteral("all-%1.png").arg(plot->metric())));
+        QVERIFY2(!image.isNull(), qPrintable(plot->metric()));
+        // What is on screen, at 150/96 of its size.
+        QCOMPARE(image.width(), qRound(plot->width() * 150.0 / 96));
+        QCOMPARE(image.dotsPerMeterX(), qRound(150 / 0.0254));
+    }
+    QVERIFY2(panel.exportPlotsTo(dir.filePath(QStringLiteral("all.svg")), 96, &error), qPrintable(error));
+    QVERIFY(QFileInfo(dir.filePath(QStringLiteral("all-consensus_error.svg"))).size() > 1000);
+}
+
+void TestReportWriter::graphPicture()
+{
+    QUndoStack stack;
+    GraphDocument doc(&stack);
+    doc.resetGraph(mExperiment->graph, Json());
+    GraphScene scene(&doc);
+    QTemporaryDir dir;
+    QString error;
+    for (const char *suffix : {"png", "svg", "pdf"}) {
+        const QString path = dir.filePath(QStringLiteral("graph.%1").arg(QLatin1String(suffix)));
+        QVERIFY2(exportScene(&scene, path, QSize(300, 300), 144, &error), qPrintable(error));
+        QVERIFY2(QFileInfo(path).size() > 200, suffix);
+    }
+    const QImage image(dir.filePath(QStringLiteral("graph.png")));
+    QVERIFY(std::max(image.width(), image.height()) == 450); // 300 logical px at 144 DPI
+    QCOMPARE(image.dotsPerMeterX(), qRound(144 / 0.0254));
+}
+
+void TestReportWriter::failedWriteLeavesExistingFilesUntouched()
+{
+    // CI runs as root, so permissions cannot make a write fail: make the rename fail instead
+    // (the target is a folder), and the temporary file's creation (the parent is a file).
+    LiveResults live;
+    MetricPlot plot(&live);
+    QTemporaryDir dir;
+    const QString target = dir.filePath(QStringLiteral("taken.png"));
+    QVERIFY(QDir().mkpath(target));
+    QFile keep(QDir(target).filePath(QStringLiteral("keep.txt")));
+    QVERIFY(keep.open(QIODevice::WriteOnly));
+    keep.write("precious");
+    keep.close();
+    QString error;
+    for (const char *suffix : {"png", "svg", "pdf"}) {
+        const QString path = dir.filePath(QStringLiteral("taken.%1").arg(QLatin1String(suffix)));
+        QDir().mkpath(path);
+        QVERIFY(!exportPlot(&plot, path, QSize(200, 100), 96, &error));
+        QVERIFY2(error.contains(path), qPrintable(error));
+        QVERIFY(QFileInfo(path).isDir());
+    }
+    QVERIFY(keep.open(QIODevice::ReadOnly));
+    QCOMPARE(keep.readAll(), QByteArray("precious"));
+    keep.close();
+    // No temporary files are left behind.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
+
+    const QString file = dir.filePath(QStringLiteral("existing.csv"));
+    QVERIFY(writeBytesAtomically(file, "old", &error));
+    QVERIFY(!writeBytesAtomically(file + QStringLiteral("/sub.csv"), "new", &error));
+    QVERIFY(!error.isEmpty());
+    QFile existing(file);
+    QVERIFY(existing.open(QIODevice::ReadOnly));
+    QCOMPARE(existing.readAll(), QByteArray("old"));
+}
+
+void TestReportWriter::liveResultsFromAResult()
+{
+    LiveResults live;
+    fillLiveResults(&live, *mExperiment, *mResult);
+    QCOMPARE(live.runCount(), static_cast<int>(mExperiment->runs.size()));
+    for (int r = 0; r < live.runCount(); ++r) {
+        const RunResult &run = mResult->points[0].runs[r];
+        QCOMPARE(live.rowCount(0, r), static_cast<int>(run.repetitions[0].iterations.size()));
+        QCOMPARE(live.runState(0, r), LiveResults::RunState::Finished);
+        // The mean over repetitions of the last consensus error.
+        const auto names = run.metricNames;
+        const int m = static_cast<int>(std::find(names.begin(), names.end(), "consensus_error") - names.begin());
+        const double expected = finalMetricStats(run, m).mean;
+        QVERIFY(qAbs(live.mean(0, r, QStringLiteral("consensus_error")).last() - expected) <= 1e-12 * (1 + qAbs(expected)));
+    }
+}
+
+void TestReportWriter::reportHtmlAndPdf()
+{
+    QTemporaryDir dir;
+    ReportWriter writer(mExperiment, mResult);
+    ReportInfo info;
+    info.date = "2026-11-26 05:00 UTC";
+    writer.setInfo(info);
+    QString error;
+    QVERIFY2(writer.write(dir.path(), &error), qPrintable(error));
+    QVERIFY(writer.pdfPageCount() >= 2);
+    QVERIFY(writer.imageCaptions().size() >= 4); // graph, consensus, accuracy, ε, bits
+    QFile htmlFile(dir.filePath(QStringLiteral("report.html")));
+    QVERIFY(htmlFile.open(QIODevice::ReadOnly));
+    const QString html = QString::fromUtf8(htmlFile.readAll());
+    QCOMPARE(html.count(QStringLiteral("<img src=\"data:image/png;base64,")), writer.imageCaptions().size());
+    QVERIFY(html.contains(QStringLiteral("2026-11-26 05:00 UTC")));
+    for (const RunSpec &run : mExperiment->runs)
+        QVERIFY(html.contains(QString::fromStdString(htmlEscape(run.label))));
+
+    if (tool("pdfinfo").isEmpty() || tool("pdftotext").isEmpty())
+        QSKIP("poppler-utils are not installed");
+    const QString pdf = dir.filePath(QStringLiteral("report.pdf"));
+    const QString info2 = runTool(tool("pdfinfo"), {pdf});
+    const auto match = QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(info2);
+    QVERIFY2(match.hasMatch(), qPrintable(info2));
+    QCOMPARE(match.captured(1).toInt(), writer.pdfPageCount());
+    QVERIFY2(info2.contains(QStringLiteral("(A4)")), qPrintable(info2));
+    const QString text = squeeze(runTool(tool("pdftotext"), {pdf, QStringLiteral("-")}));
+    QVERIFY(text.contains(QString::fromStdString(mExperiment->name)));
+    QVERIFY(text.contains(QStringLiteral("Privacy guarantee")));
+    for (const RunSpec &run : mExperiment->runs) {
+        QVERIFY(text.contains(QString::fromStdString(run.label)));
+        auto facts = privacyFacts(*mExperiment, static_cast<int>(&run - &mExperiment->runs[0]), mResult->points[0].runs[&run - &mExperiment->runs[0]]);
+        QVERIFY(facts.ok());
+        // The statement's first sentence survives line breaking.
+        const QString statement = squeeze(QString::fromStdString(privacyStatement(run.label, *facts)));
+        QVERIFY2(text.contains(statement.left(40)), qPrintable(statement));
+    }
+    for (const QString &caption : writer.imageCaptions())
+        QVERIFY2(text.contains(squeeze(caption)), qPrintable(caption));
+}
+
+void TestReportWriter::windowExportsDataAndReport()
+{
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/iterations", 30, QStringLiteral("fewer"));
+    window.document()->setValue("/repetitions", 2, QStringLiteral("fewer"));
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY(!window.writeData(MainWindow::DataExport::Metrics, dir.filePath(QStringLiteral("m.csv")), &error));
+    QVERIFY(error.contains(QStringLiteral("run the experiment first")));
+    QSignalSpy finished(window.runController(), &RunController::finished);
+    window.startRun();
+    QVERIFY(finished.wait(30000));
+    QVERIFY(window.hasFinishedRun());
+    const auto experiment = window.runController()->experiment();
+    const auto result = window.runController()->lastResult();
+    const struct {
+        MainWindow::DataExport kind;
+        std::string expected;
+    } cases[] = {{MainWindow::DataExport::Metrics, metricsCsv(*experiment, *result)},
+                 {MainWindow::DataExport::EpsilonPerAgent, epsilonPerAgentCsv(*experiment, *result)},
+                 {MainWindow::DataExport::FinalValues, finalValuesCsv(*experiment, *result)}};
+    for (const auto &c : cases) {
+        const QString path = dir.filePath(QStringLiteral("data-%1.csv").arg(int(c.kind)));
+        QVERIFY2(window.writeData(c.kind, path, &error), qPrintable(error));
+        QCOMPARE(*readFile(path.toStdString()), c.expected);
+    }
+    QVERIFY(!window.writeData(MainWindow::DataExport::Sweep, dir.filePath(QStringLiteral("s.csv")), &error));
+    QVERIFY(error.contains(QStringLiteral("no sweep")));
+
+    const QString reportDir = dir.filePath(QStringLiteral("report"));
+    QVERIFY2(window.writeReport(reportDir, &error), qPrintable(error));
+    for (const char *file : {"report.html", "report.pdf", "experiment.json", "metrics.csv", "summary.json"})
+        QVERIFY2(QFileInfo(QDir(reportDir).filePath(QLatin1String(file))).size() > 0, file);
+    // The experiment written next to the report is the one that ran.
+    auto reread = loadExperimentFile(QDir(reportDir).filePath(QStringLiteral("experiment.json")).toStdString());
+    QVERIFY(reread.ok());
+    QCOMPARE(js(reread->resolved), js(experiment->resolved));
+    window.document()->undoStack()->setClean();
+}
+
+QTEST_MAIN(TestReportWriter)
+#include "tst_reportwriter.moc"

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "exporter.h"
+
+#include <qcustomplot.h>
+
+#include <QBuffer>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QTemporaryFile>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace dplab {
+
+namespace {
+
+int dotsPerMeter(int dpi)
+{
+    return static_cast<int>(std::lround(dpi / 0.0254));
+}
+
+} // namespace
+
+bool renderAtomically(const QString &path, const std::function<bool(const QString &)> &render, QString *error)
+{
+    const QFileInfo info(path);
+    QTemporaryFile temp(info.absoluteDir().filePath(QStringLiteral(".%1.tmp-XXXXXX").arg(info.fileName())));
+    temp.setAutoRemove(false);
+    if (!temp.open()) {
+        if (error)
+            *error = QStringLiteral("%1: cannot create a file in %2: %3").arg(path, info.absolutePath(), temp.errorString());
+        return false;
+    }
+    const QString tempPath = temp.fileName();
+    temp.close();
+    if (!render(tempPath)) {
+        QFile::remove(tempPath);
+        if (error)
+            *error = QStringLiteral("%1: could not render the picture").arg(path);
+        return false;
+    }
+    if (std::rename(QFile::encodeName(tempPath).constData(), QFile::encodeName(path).constData()) != 0) {
+        const QString reason = QString::fromLocal8Bit(std::strerror(errno));
+        QFile::remove(tempPath);
+        if (error)
+            *error = QStringLiteral("%1: cannot replace the file: %2").arg(path, reason);
+        return false;
+    }
+    // QTemporaryFile creates 0600; exported files are ordinary documents.
+    QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadGroup
+                                    | QFileDevice::ReadOther);
+    return true;
+}
+
+bool writeBytesAtomically(const QString &path, const QByteArray &bytes, QString *error)
+{
+    // QSaveFile falls back to a direct write when it cannot create its temporary file; render
+    // through renderAtomically instead so a failure never touches the target.
+    return renderAtomically(
+        path,
+        [&bytes](const QString &temp) {
+            QFile file(temp);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                return false;
+            return file.write(bytes) == bytes.size() && file.flush();
+        },
+        error);
+}
+
+QString exportFormat(const QString &path)
+{
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png") || suffix == QLatin1String("svg") || suffix == QLatin1String("pdf"))
+        return suffix;
+    return QString();
+}
+
+QByteArray pngBytes(const QImage &image, int dpi)
+{
+    QImage copy = image;
+    copy.setDotsPerMeterX(dotsPerMeter(dpi));
+    copy.setDotsPerMeterY(dotsPerMeter(dpi));
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    copy.save(&buffer, "PNG");
+    return bytes;
+}
+
+QString pngDataUri(const QImage &image, int dpi)
+{
+    return QStringLiteral("data:image/png;base64,") + QString::fromLatin1(pngBytes(image, dpi).toBase64());
+}
+
+QImage plotImage(QCustomPlot *plot, QSize size, double scale)
+{
+    if (size.isEmpty())
+        size = plot->size();
+    QImage image = plot->toPixmap(size.width(), size.height(), scale).toImage();
+    return image;
+}
+
+bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error)
+{
+    if (size.isEmpty())
+        size = plot->size();
+    const QString format = exportFormat(path);
+    if (format.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("%1: unsupported format (use .png, .svg or .pdf)").arg(path);
+        return false;
+    }
+    if (dpi <= 0 || size.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("%1: size and DPI must be positive").arg(path);
+        return false;
+    }
+    return renderAtomically(
+        path,
+        [&](const QString &temp) {
+            if (format == QLatin1String("png")) {
+                const QImage image = plotImage(plot, size, double(dpi) / kLogicalDpi);
+                QFile file(temp);
+                return file.open(QIODevice::WriteOnly) && file.write(pngBytes(image, dpi)) > 0 && file.flush();
+            }
+            if (format == QLatin1String("svg")) {
+                QSvgGenerator generator;
+                generator.setFileName(temp);
+                generator.setSize(size);
+                generator.setViewBox(QRect(QPoint(0, 0), size));
+                generator.setResolution(kLogicalDpi);
+                generator.setTitle(plot->objectName());
+                QCPPainter painter;
+                if (!painter.begin(&generator))
+                    return false;
+                plot->toPainter(&painter, size.width(), size.height());
+                return painter.end();
+            }
+            return plot->savePdf(temp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("DPLab"));
+        },
+        error);
+}
+
+namespace {
+
+QRectF sceneSource(QGraphicsScene *scene)
+{
+    QRectF source = scene->itemsBoundingRect();
+    const double margin = std::max(12.0, 0.04 * std::max(source.width(), source.height()));
+    return source.adjusted(-margin, -margin, margin, margin);
+}
+
+QSize sceneSize(QGraphicsScene *scene, QSize size)
+{
+    const QRectF source = sceneSource(scene);
+    if (size.isEmpty())
+        return source.size().toSize().expandedTo(QSize(1, 1));
+    return source.size().scaled(size, Qt::KeepAspectRatio).toSize().expandedTo(QSize(1, 1));
+}
+
+void paintScene(QGraphicsScene *scene, QPainter *painter, const QSizeF &target)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setRenderHint(QPainter::TextAntialiasing);
+    painter->fillRect(QRectF(QPointF(0, 0), target), Qt::white);
+    const QList<QGraphicsItem *> selected = scene->selectedItems();
+    for (QGraphicsItem *item : selected)
+        item->setSelected(false);
+    scene->render(painter, QRectF(QPointF(0, 0), target), sceneSource(scene), Qt::KeepAspectRatio);
+    for (QGraphicsItem *item : selected)
+        item->setSelected(true);
+}
+
+} // namespace
+
+QImage sceneImage(QGraphicsScene *scene, QSize size, double scale)
+{
+    const QSize logical = sceneSize(scene, size);
+    QImage image(QSize(int(std::lround(logical.width() * scale)), int(std::lround(logical.height() * scale))),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.scale(scale, scale);
+    paintScene(scene, &painter, logical);
+    painter.end();
+    return image;
+}
+
+bool exportScene(QGraphicsScene *scene, const QString &path, QSize size, int dpi, QString *error)
+{
+    const QString format = exportFormat(path);
+    if (format.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("%1: unsupported format (use .png, .svg or .pdf)").arg(path);
+        return false;
+    }
+    if (dpi <= 0) {
+        if (error)
+            *error = QStringLiteral("%1: DPI must be positive").arg(path);
+        return false;
+    }
+    const QSize logical = sceneSize(scene, size);
+    return renderAtomically(
+        path,
+        [&](const QString &temp) {
+            if (format == QLatin1String("png")) {
+                const QImage image = sceneImage(scene, logical, double(dpi) / kLogicalDpi);
+                QFile file(temp);
+                return file.open(QIODevice::WriteOnly) && file.write(pngBytes(image, dpi)) > 0 && file.flush();
+            }
+            if (format == QLatin1String("svg")) {
+                QSvgGenerator generator;
+                generator.setFileName(temp);
+                generator.setSize(logical);
+                generator.setViewBox(QRect(QPoint(0, 0), logical));
+                generator.setResolution(kLogicalDpi);
+                generator.setTitle(QStringLiteral("DPLab graph"));
+                QPainter painter;
+                if (!painter.begin(&generator))
+                    return false;
+                paintScene(scene, &painter, logical);
+                return painter.end();
+            }
+            QPdfWriter writer(temp);
+            writer.setCreator(QStringLiteral("DPLab"));
+            writer.setTitle(QStringLiteral("DPLab graph"));
+            writer.setResolution(kLogicalDpi);
+            writer.setPageLayout(QPageLayout(QPageSize(QSizeF(logical) * 72.0 / kLogicalDpi, QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                             QPageLayout::Portrait, QMarginsF()));
+            QPainter painter;
+            if (!painter.begin(&writer))
+                return false;
+            paintScene(scene, &painter, logical);
+            return painter.end();
+        },
+        error);
+}
+
+bool askPlotExportPath(QWidget *parent, const QString &title, const QString &suggestion, QString *path, int *dpi)
+{
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    QString selected;
+    QString chosen = QFileDialog::getSaveFileName(parent, title, QDir(folder).filePath(suggestion),
+                                                  QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
+                                                  &selected);
+    if (chosen.isEmpty())
+        return false;
+    if (exportFormat(chosen).isEmpty())
+        chosen += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
+                  : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                            : QStringLiteral(".png");
+    int resolution = settings.value(QStringLiteral("export/dpi"), 150).toInt();
+    if (exportFormat(chosen) == QLatin1String("png")) {
+        bool ok = false;
+        resolution = QInputDialog::getInt(parent, title,
+                                          QObject::tr("Resolution (DPI; 96 = screen size, 300 = print):"),
+                                          resolution, 48, 1200, 1, &ok);
+        if (!ok)
+            return false;
+        settings.setValue(QStringLiteral("export/dpi"), resolution);
+    }
+    settings.setValue(QStringLiteral("export/folder"), QFileInfo(chosen).absolutePath());
+    *path = chosen;
+    *dpi = resolution;
+    return true;
+}
+
+void installPlotExportMenu(QCustomPlot *plot, std::function<QString()> name)
+{
+    plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    QObject::connect(plot, &QWidget::customContextMenuRequested, plot, [plot, name](const QPoint &pos) {
+        QMenu menu(plot);
+        QAction *exportAction = menu.addAction(QObject::tr("Export this plot…"));
+        if (menu.exec(plot->mapToGlobal(pos)) != exportAction)
+            return;
+        QString path;
+        int dpi = 0;
+        if (!askPlotExportPath(plot, QObject::tr("Export plot"), QStringLiteral("dplab-%1.png").arg(name()), &path, &dpi))
+            return;
+        QString error;
+        if (!exportPlot(plot, path, plot->size(), dpi, &error))
+            QMessageBox::warning(plot, QObject::tr("Export plot"), error);
+    });
+}
+
+} // namespace dplab
