@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
+#include <QGraphicsItem>
 #include <QGraphicsScene>
 #include <QPainter>
 #include <QPdfWriter>
@@ -159,7 +160,14 @@ namespace {
 
 QRectF sceneSource(QGraphicsScene *scene)
 {
-    QRectF source = scene->itemsBoundingRect();
+    // Visible items only: itemsBoundingRect() also counts hidden helpers (the rubber-band line,
+    // hidden weight labels), which left a blank band under the graph in reports.
+    QRectF source;
+    for (const QGraphicsItem *item : scene->items())
+        if (item->isVisible())
+            source = source.isNull() ? item->sceneBoundingRect() : source.united(item->sceneBoundingRect());
+    if (source.isNull())
+        source = scene->itemsBoundingRect();
     const double margin = std::max(12.0, 0.04 * std::max(source.width(), source.height()));
     return source.adjusted(-margin, -margin, margin, margin);
 }

@@ -81,7 +81,8 @@ void MetricPlot::setMetric(const QString &metric)
     if (mMetric == metric)
         return;
     mMetric = metric;
-    mTitle->setText(metricTitle(metric));
+    mTitle->setText(mPerAgent && metric == QLatin1String("epsilon") ? tr("Cumulative ε (max, and each agent)")
+                                                                      : metricTitle(metric));
     mLogY = metricPrefersLogAxis(metric);
     configureAxis();
     rebuild();
@@ -131,6 +132,8 @@ void MetricPlot::setPerAgent(bool perAgent)
     if (mPerAgent == perAgent)
         return;
     mPerAgent = perAgent;
+    mTitle->setText(mPerAgent && mMetric == QLatin1String("epsilon") ? tr("Cumulative ε (max, and each agent)")
+                                                                       : metricTitle(mMetric));
     rebuild();
 }
 

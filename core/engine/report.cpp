@@ -282,12 +282,14 @@ std::string weightFactsRow(const std::string &runs, const std::string &what, con
 
 std::string imageHtml(const ReportImage &image)
 {
-    std::string out = "<p align=\"center\"><img src=\"" + esc(image.src) + "\"";
+    // The caption above its picture: Qt's PDF layout leaves a band under each picture, and a
+    // caption below it read as the next picture's.
+    std::string out = "<p align=\"center\"><i>" + esc(image.caption) + "</i><br><img src=\"" + esc(image.src) + "\"";
     if (image.width > 0)
         out += " width=\"" + std::to_string(image.width) + "\"";
     if (image.height > 0)
         out += " height=\"" + std::to_string(image.height) + "\"";
-    out += " alt=\"" + esc(image.caption) + "\"><br><i>" + esc(image.caption) + "</i></p>\n";
+    out += " alt=\"" + esc(image.caption) + "\"></p>\n";
     return out;
 }
 
