@@ -1001,7 +1001,8 @@ TEST(Paper003Problems, FactoryBuildsBothAndNamesBadInput)
     ASSERT_TRUE(a.ok()) << a.error().toString();
     EXPECT_EQ((*a)->describe()["points"], (*b)->describe()["points"]);
     EXPECT_EQ((*a)->dimension(), 2);
-    for (const auto &p : (*a)->describe()["points"])
+    const Json facts = (*a)->describe(); // a named copy: iterating a temporary's member dangles
+    for (const auto &p : facts["points"])
         for (const auto &v : p) {
             EXPECT_GE(v.get<double>(), 0.0);
             EXPECT_LE(v.get<double>(), 1.0);
