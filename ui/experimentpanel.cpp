@@ -832,18 +832,7 @@ void ExperimentPanel::updateWarnings()
     if (mValidated && mCurrentRun >= 0 && mCurrentRun < static_cast<int>(mValidated->runs.size())) {
         const Experiment &e = *mValidated;
         const RunSpec &spec = e.runs[mCurrentRun];
-        RunContext ctx;
-        ctx.graph = e.graph;
-        ctx.W = spec.W;
-        ctx.R = spec.R;
-        ctx.C = spec.C;
-        ctx.problem = e.problem;
-        ctx.params = spec.params;
-        ctx.privacy = spec.privacy;
-        ctx.compressor = spec.compressorImpl;
-        ctx.noise = {e.seed, e.commonRandomNumbers ? 0u : static_cast<std::uint64_t>(mCurrentRun), 0};
-        ctx.x0 = initialDecisions(spec, e.graph.nodeCount(), e.problem->dimension(), ctx.noise);
-        ctx.horizon = e.iterations;
+        const RunContext ctx = makeRunContext(e, mCurrentRun, 0);
         std::unique_ptr<Algorithm> algorithm = spec.algorithm->create();
         if (Status s = algorithm->reset(ctx); !s)
             warnings << toQString(s.error().toString());

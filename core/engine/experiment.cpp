@@ -587,6 +587,25 @@ Result<Experiment> experimentAtSweepValue(const Experiment &experiment, const Js
     return point;
 }
 
+RunContext makeRunContext(const Experiment &e, int run, int repetition)
+{
+    const RunSpec &spec = e.runs[static_cast<std::size_t>(run)];
+    RunContext ctx;
+    ctx.graph = e.graph;
+    ctx.W = spec.W;
+    ctx.R = spec.R;
+    ctx.C = spec.C;
+    ctx.problem = e.problem;
+    ctx.params = spec.params;
+    ctx.privacy = spec.privacy;
+    ctx.compressor = spec.compressorImpl;
+    ctx.noise = {e.seed, e.commonRandomNumbers ? 0u : static_cast<std::uint64_t>(run),
+                 static_cast<std::uint64_t>(repetition)};
+    ctx.x0 = initialDecisions(spec, e.graph.nodeCount(), e.problem->dimension(), ctx.noise);
+    ctx.horizon = e.iterations;
+    return ctx;
+}
+
 Eigen::MatrixXd initialDecisions(const RunSpec &run, int n, int d, const NoiseSource &noise)
 {
     Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, d);

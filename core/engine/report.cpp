@@ -109,18 +109,7 @@ Result<PrivacyFacts> privacyFacts(const Experiment &experiment, int run, const R
     PrivacyFacts facts;
     facts.iterations = experiment.iterations;
     const RunSpec &spec = experiment.runs[run];
-    RunContext ctx;
-    ctx.graph = experiment.graph;
-    ctx.W = spec.W;
-    ctx.R = spec.R;
-    ctx.C = spec.C;
-    ctx.problem = experiment.problem;
-    ctx.params = spec.params;
-    ctx.privacy = spec.privacy;
-    ctx.compressor = spec.compressorImpl;
-    ctx.noise = {experiment.seed, static_cast<std::uint64_t>(run), 0};
-    ctx.x0 = initialDecisions(spec, experiment.graph.nodeCount(), experiment.problem->dimension(), ctx.noise);
-    ctx.horizon = experiment.iterations;
+    const RunContext ctx = makeRunContext(experiment, run, 0);
     auto algorithm = spec.algorithm->create();
     if (Status s = algorithm->reset(ctx); !s) {
         Error err = s.error();

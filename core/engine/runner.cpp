@@ -196,22 +196,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         RunResult &rr = pr.runs[job.run];
         RepetitionResult &out = rr.repetitions[job.repetition];
         const auto started = std::chrono::steady_clock::now();
-        const int n = e.graph.nodeCount();
-        const int d = e.problem->dimension();
-
-        RunContext ctx;
-        ctx.graph = e.graph;
-        ctx.W = spec.W;
-        ctx.R = spec.R;
-        ctx.C = spec.C;
-        ctx.problem = e.problem;
-        ctx.params = spec.params;
-        ctx.privacy = spec.privacy;
-        ctx.compressor = spec.compressorImpl;
-        ctx.noise = {e.seed, e.commonRandomNumbers ? 0u : static_cast<std::uint64_t>(job.run),
-                     static_cast<std::uint64_t>(job.repetition)};
-        ctx.x0 = initialDecisions(spec, n, d, ctx.noise);
-        ctx.horizon = e.iterations;
+        const RunContext ctx = makeRunContext(e, job.run, job.repetition);
 
         std::unique_ptr<Algorithm> algorithm = spec.algorithm->create();
         if (Status s = algorithm->reset(ctx); !s) {

@@ -81,4 +81,10 @@ Status setJsonPath(Json &document, const std::string &path, const Json &value);
 /** Builds the run's initial decisions (n×d) for one repetition. */
 Eigen::MatrixXd initialDecisions(const RunSpec &run, int n, int d, const NoiseSource &noise);
 
+/** The context the runner resets run `run`'s algorithm with for one repetition: weights, problem,
+ *  resolved parameters, compressor, the noise key (run index omitted with common random
+ *  numbers), initial decisions and horizon. Every caller that resets an algorithm outside the
+ *  runner (warnings, report) uses this, so it sees what the run saw. */
+RunContext makeRunContext(const Experiment &experiment, int run, int repetition);
+
 } // namespace dplab
