@@ -34,6 +34,11 @@ dplab_install_packages() {
 }
 
 dplab_build() {
-    cmake -S "$DPLAB_ROOT" -B "$DPLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+    local launcher=()
+    # ccache, when installed, makes rebuilds of unchanged sources (other checkouts, CI) near free.
+    if command -v ccache >/dev/null 2>&1; then
+        launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    fi
+    cmake -S "$DPLAB_ROOT" -B "$DPLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
     cmake --build "$DPLAB_BUILD_DIR" --parallel "$(nproc)"
 }
