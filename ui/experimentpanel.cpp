@@ -829,7 +829,7 @@ void ExperimentPanel::updateWarnings()
     // The theorem conditions the selected run's parameters violate, as the algorithm reports
     // them after a reset on the validated experiment (the same reset the runner does).
     QStringList warnings;
-    if (mValidated && mCurrentRun >= 0 && mCurrentRun < static_cast<int>(mValidated->runs.size())) {
+    if (mValidated && mValidated->isBuilt() && mCurrentRun >= 0 && mCurrentRun < static_cast<int>(mValidated->runs.size())) {
         const Experiment &e = *mValidated;
         const RunSpec &spec = e.runs[mCurrentRun];
         const RunContext ctx = makeRunContext(e, mCurrentRun, 0);
@@ -880,7 +880,12 @@ void ExperimentPanel::scheduleValidation()
 void ExperimentPanel::validateNow()
 {
     mValidationTimer->stop();
-    auto experiment = mDocument->validate();
+    // Resolve (no data loaded, every sweep point, limits); build only small problems from cached
+    // data, for the theorem-condition warnings — large ones are built when the run starts.
+    auto experiment = mDocument->resolve();
+    if (experiment && experiment->problemSpec.bytes <= 64.0 * (1 << 20))
+        if (Status built = buildExperiment(*experiment); !built)
+            experiment = built.error();
     bool ok = experiment.ok();
     QString message;
     if (ok) {
@@ -892,6 +897,8 @@ void ExperimentPanel::validateNow()
                   + tr(" × %1 iterations").arg(e.iterations);
         if (e.sweep)
             message += tr(", sweeping %1 over %2 values").arg(toQString(e.sweep->parameter)).arg(e.sweep->values.size());
+        if (!e.isBuilt())
+            message += tr("; about %1 of memory, data loaded when the run starts").arg(toQString(formatBytes(e.resources.totalBytes())));
         mValidation->setStyleSheet(QStringLiteral("color: #1a7f37;"));
         mValidation->setText(message);
     } else {
