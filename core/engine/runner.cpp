@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace dplab {
@@ -348,8 +349,15 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         worker();
     } else {
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i)
-            pool.emplace_back(worker);
+        for (int i = 0; i < threads; ++i) {
+            try {
+                pool.emplace_back(worker);
+            } catch (const std::system_error &) {
+                break; // the system refused a thread: fewer workers give the same results
+            }
+        }
+        if (pool.empty())
+            worker();
         for (auto &t : pool)
             t.join();
     }

@@ -114,7 +114,12 @@ QString ExperimentPanel::validationMessage() const
 void ExperimentPanel::validateNow()
 {
     mValidationTimer->stop();
-    auto experiment = mDocument->validate();
+    // Resolve (no data loaded, every sweep point, limits); build only small problems from cached
+    // data, for the theorem-condition warnings — large ones are built when the run starts.
+    auto experiment = mDocument->resolve();
+    if (experiment && experiment->problemSpec.bytes <= 64.0 * (1 << 20))
+        if (Status built = buildExperiment(*experiment); !built)
+            experiment = built.error();
     bool ok = experiment.ok();
     QString message;
     std::shared_ptr<const Experiment> last;
@@ -125,6 +130,8 @@ void ExperimentPanel::validateNow()
                   + tr(" × %n repetition(s)", nullptr, e.repetitions) + tr(" × %1 iterations").arg(e.iterations);
         if (e.sweep)
             message += tr(", sweeping %1 over %2 values").arg(toQString(e.sweep->parameter)).arg(e.sweep->values.size());
+        if (!e.isBuilt())
+            message += tr("; about %1 of memory, data loaded when the run starts").arg(toQString(formatBytes(e.resources.totalBytes())));
         mValidation->setStyleSheet(QStringLiteral("color: #1a7f37;"));
         mValidation->setText(message);
     } else {

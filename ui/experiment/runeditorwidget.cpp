@@ -260,7 +260,7 @@ void RunEditorWidget::updateWarnings()
     // The theorem conditions the selected run's parameters violate, as the algorithm reports
     // them after a reset on the validated experiment (the same reset the runner does).
     QStringList warnings;
-    if (mValidated && mRun >= 0 && mRun < static_cast<int>(mValidated->runs.size())) {
+    if (mValidated && mValidated->isBuilt() && mRun >= 0 && mRun < static_cast<int>(mValidated->runs.size())) {
         const Experiment &e = *mValidated;
         const RunSpec &spec = e.runs[mRun];
         const RunContext ctx = makeRunContext(e, mRun, 0);
