@@ -82,6 +82,22 @@ bool ExperimentResult::diverged() const
     return false;
 }
 
+Result<Shard> parseShard(const std::string &text, const std::string &option)
+{
+    const auto slash = text.find('/');
+    auto number = [](const std::string &t, long long &out) {
+        if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos)
+            return false;
+        out = std::stoll(t);
+        return true;
+    };
+    long long index = 0, count = 0;
+    if (slash == std::string::npos || !number(text.substr(0, slash), index) || !number(text.substr(slash + 1), count)
+        || count < 1 || index < 1 || index > count)
+        return Error::invalid(option, "must be i/N with 1 ≤ i ≤ N (e.g. 3/8), got \"" + text + "\"");
+    return Shard{static_cast<int>(index), static_cast<int>(count)};
+}
+
 namespace {
 
 struct Job {
@@ -160,25 +176,47 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         points.push_back(&experiment);
     }
 
+    // The job list (point, run, repetition) and the part of it this runner's shard runs.
+    const Shard shard = mOptions.shard;
+    result.shard = shard;
+    for (std::size_t p = 0; p < points.size(); ++p)
+        for (std::size_t r = 0; r < points[p]->runs.size(); ++r)
+            for (int rep = 0; rep < points[p]->repetitions; ++rep)
+                result.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
     std::vector<Job> jobs;
+    std::vector<std::vector<int>> firstRepetition(points.size()); // per point and run: first one run here
     long long total = 0;
     result.points.resize(points.size());
+    std::size_t position = 0;
     for (std::size_t p = 0; p < points.size(); ++p) {
         const Experiment &e = *points[p];
         PointResult &pr = result.points[p];
         pr.value = experiment.sweep ? experiment.sweep->values[p] : Json();
-        auto reference = solveReference(*e.problem);
-        if (reference)
-            pr.reference = std::move(reference.value());
+        const std::size_t pointJobs = e.runs.size() * static_cast<std::size_t>(e.repetitions);
+        bool anyHere = false;
+        for (std::size_t k = 0; k < pointJobs && !anyHere; ++k)
+            anyHere = shard.contains(position + k);
+        std::optional<Result<Reference>> reference;
+        if (anyHere) // a point none of whose jobs run here needs no reference
+            reference.emplace(solveReference(*e.problem));
+        if (reference && *reference)
+            pr.reference = std::move(reference->value());
         pr.runs.resize(e.runs.size());
+        firstRepetition[p].assign(e.runs.size(), -1);
         for (std::size_t r = 0; r < e.runs.size(); ++r) {
             pr.runs[r].label = e.runs[r].label;
             pr.runs[r].algorithm = e.runs[r].algorithm->id;
             pr.runs[r].repetitions.resize(e.repetitions);
-            if (!reference)
-                pr.runs[r].warnings.push_back("no reference optimum (" + reference.error().message
+            if (reference && !*reference)
+                pr.runs[r].warnings.push_back("no reference optimum (" + reference->error().message
                                               + "): distance_to_optimum and optimality_gap are not shown");
-            for (int rep = 0; rep < e.repetitions; ++rep) {
+            for (int rep = 0; rep < e.repetitions; ++rep, ++position) {
+                if (!shard.contains(position)) {
+                    pr.runs[r].repetitions[rep].skipped = true;
+                    continue;
+                }
+                if (firstRepetition[p][r] < 0)
+                    firstRepetition[p][r] = rep;
                 jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
                 total += e.iterations;
             }
@@ -212,7 +250,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         const std::optional<Reference> &reference = pr.reference;
         std::vector<std::string> names = applicableMetrics(*e.problem, reference.has_value(), accountant != nullptr,
                                                            e.extraMetrics);
-        if (job.repetition == 0) {
+        if (job.repetition == firstRepetition[job.point][job.run]) {
             rr.metricNames = names;
             rr.accountant = accountant ? accountant->name() : "";
             if (accountant)

@@ -99,6 +99,8 @@ struct RepetitionResult {
     std::vector<std::vector<double>> epsilonAlternatives;
     std::vector<Eigen::MatrixXd> trace;      ///< decisions at recorded iterations (with trace)
     double wallSeconds = 0.0;
+    /** Outside the runner's shard: not run, nothing recorded; writers leave it out. */
+    bool skipped = false;
 };
 
 struct RunResult {
@@ -113,6 +115,31 @@ struct RunResult {
     RunStatus status() const;
 };
 
+/** One job of an experiment: a repetition of a run at a sweep point. The job list is ordered by
+ *  point, then run, then repetition; a job's random streams depend only on its key. */
+struct JobKey {
+    int point = 0;
+    int run = 0;
+    int repetition = 0;
+    bool operator==(const JobKey &) const = default;
+};
+
+/** A part of the job list: shard `index` of `count` (1-based) takes the jobs whose position k
+ *  in the list has k mod count = index − 1. Shards differ in size by at most one job and each
+ *  mixes points, runs and repetitions, so cheap and dear jobs spread evenly. */
+struct Shard {
+    int index = 1;
+    int count = 1;
+    bool contains(std::size_t position) const
+    {
+        return count <= 1 || static_cast<int>(position % static_cast<std::size_t>(count)) == index - 1;
+    }
+    bool whole() const { return count <= 1; }
+};
+
+/** Parses "i/N" (1 ≤ i ≤ N). Errors name `option`. */
+Result<Shard> parseShard(const std::string &text, const std::string &option);
+
 struct PointResult {
     Json value; ///< sweep value (null without a sweep)
     std::optional<Reference> reference;
@@ -122,6 +149,10 @@ struct PointResult {
 struct ExperimentResult {
     std::vector<PointResult> points;
     bool cancelled = false;
+    /** The whole job list, in order (point, run, repetition), whatever the shard. */
+    std::vector<JobKey> jobs;
+    /** The part of `jobs` this result holds (the others' repetitions are marked skipped). */
+    Shard shard;
     bool diverged() const;
 };
 
@@ -129,6 +160,7 @@ struct RunnerOptions {
     int threads = 0;            ///< 0 = hardware concurrency
     bool trace = false;         ///< keep decisions at recorded iterations
     int batchSize = 64;         ///< recorded points per observer batch
+    Shard shard;                ///< the part of the job list to run (default: all of it)
 };
 
 class Runner
