@@ -186,19 +186,21 @@ std::string privacyStatement(const std::string &label, const PrivacyFacts &facts
 
 namespace {
 
+using Row = std::vector<std::string>;
+
 std::string esc(const std::string &t)
 {
     return htmlEscape(t);
 }
 
-std::string paramRows(const std::vector<ParamSpec> &specs, const Json &values, const std::string &prefix)
+std::vector<Row> paramRows(const std::vector<ParamSpec> &specs, const Json &values, const std::string &prefix)
 {
-    std::string out;
+    std::vector<Row> out;
     for (const ParamSpec &p : specs) {
         if (!values.is_object() || !values.contains(p.key))
             continue;
-        out += "<tr><td>" + esc(prefix + p.key) + "</td><td>" + esc(p.label) + (p.unit.empty() ? "" : " (" + esc(p.unit) + ")")
-               + "</td><td>" + esc(formatParamValue(values.at(p.key))) + "</td></tr>\n";
+        out.push_back({prefix + p.key, p.label + (p.unit.empty() ? "" : " (" + p.unit + ")"),
+                       formatParamValue(values.at(p.key))});
     }
     // Keys the descriptor does not list (should not happen after resolution, but never hide a value).
     if (values.is_object())
@@ -207,8 +209,7 @@ std::string paramRows(const std::vector<ParamSpec> &specs, const Json &values, c
             for (const ParamSpec &p : specs)
                 known = known || p.key == it.key();
             if (!known)
-                out += "<tr><td>" + esc(prefix + it.key()) + "</td><td></td><td>" + esc(formatParamValue(it.value()))
-                       + "</td></tr>\n";
+                out.push_back({prefix + it.key(), "", formatParamValue(it.value())});
         }
     return out;
 }
@@ -255,7 +256,7 @@ std::string schemeText(const Json &spec)
     return extra.empty() ? text : text + " (" + extra + ")";
 }
 
-std::string weightFactsRow(const std::string &runs, const std::string &what, const Eigen::MatrixXd &w)
+Row weightFactsRow(const std::string &runs, const std::string &what, const Eigen::MatrixXd &w)
 {
     const WeightFacts f = analyseWeights(w);
     std::string props;
@@ -264,15 +265,13 @@ std::string weightFactsRow(const std::string &runs, const std::string &what, con
     props += f.symmetric ? ", symmetric" : "";
     if (f.symmetric)
         props += f.psd ? ", PSD" : ", not PSD";
-    return "<tr><td>" + esc(runs) + "</td><td>" + esc(what) + "</td><td>" + esc(props) + "</td><td>"
-           + formatSignificant(f.sigma2, 4) + "</td><td>" + formatSignificant(f.spectralGap, 4) + "</td><td>"
-           + formatSignificant(f.consensusRate, 4) + "</td></tr>\n";
+    return {runs, what, props, formatSignificant(f.sigma2, 4), formatSignificant(f.spectralGap, 4),
+            formatSignificant(f.consensusRate, 4)};
 }
 
 std::string imageHtml(const ReportImage &image)
 {
-    // The caption above its picture: Qt's PDF layout leaves a band under each picture, and a
-    // caption below it read as the next picture's.
+    // The caption above its picture (as in the PDF layout).
     std::string out = "<p align=\"center\"><i>" + esc(image.caption) + "</i><br><img src=\"" + esc(image.src) + "\"";
     if (image.width > 0)
         out += " width=\"" + std::to_string(image.width) + "\"";
@@ -294,52 +293,95 @@ std::string statusText(const RunResult &run)
     return "diverged at " + std::to_string(at);
 }
 
+ReportBlock textBlock(ReportBlock::Kind kind, std::vector<ReportText> text,
+                      ReportBlock::Style style = ReportBlock::Style::Normal)
+{
+    ReportBlock b;
+    b.kind = kind;
+    b.style = style;
+    b.text = std::move(text);
+    return b;
+}
+
+ReportBlock textBlock(ReportBlock::Kind kind, const std::string &text)
+{
+    return textBlock(kind, std::vector<ReportText>{{text}});
+}
+
+ReportBlock tableBlock(Row header, std::vector<Row> rows)
+{
+    ReportBlock b;
+    b.kind = ReportBlock::Kind::Table;
+    b.header = std::move(header);
+    b.rows = std::move(rows);
+    return b;
+}
+
+std::string textHtml(const std::vector<ReportText> &runs)
+{
+    std::string out;
+    for (const ReportText &run : runs) {
+        std::string t;
+        for (char c : esc(run.text))
+            t += c == '\n' ? std::string("<br>\n") : std::string(1, c);
+        if (run.bold)
+            t = "<b>" + t + "</b>";
+        if (run.italic)
+            t = "<i>" + t + "</i>";
+        out += t;
+    }
+    return out;
+}
+
 } // namespace
 
-std::string reportHtml(const Experiment &experiment, const ExperimentResult &result,
-                       const std::vector<ReportImage> &images, const ReportInfo &info)
+std::string ReportBlock::plainText() const
 {
+    std::string out;
+    for (const ReportText &run : text)
+        out += run.text;
+    return out;
+}
+
+std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const ExperimentResult &result, const ReportInfo &info)
+{
+    using Kind = ReportBlock::Kind;
+    using Style = ReportBlock::Style;
+    std::vector<ReportBlock> blocks;
     const std::string version = info.version.empty() ? std::string(dplabVersion()) : info.version;
     const std::string title = experiment.name.empty() ? std::string("DPLab experiment") : experiment.name;
-    std::string h;
-    h += "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>" + esc(title) + " — DPLab run report</title>\n";
-    h += "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto;line-height:1.35}"
-         "table{border-collapse:collapse;margin:0.4em 0}td,th{border:1px solid #999;padding:2px 6px;text-align:left;"
-         "vertical-align:top}th{background:#eee}h2{border-bottom:1px solid #ccc;margin-top:1.2em}"
-         ".privacy{background:#f3f7ff;border-left:4px solid #36c;padding:4px 8px}"
-         ".warn{color:#a40}</style>\n</head><body>\n";
-    h += "<h1>" + esc(title) + "</h1>\n";
-    h += "<p>DPLab run report · DPLab " + esc(version) + (info.date.empty() ? "" : " · " + esc(info.date)) + "<br>\n";
-    h += "Experiment \"" + esc(experiment.name) + "\", seed " + std::to_string(experiment.seed) + ", "
-         + std::to_string(experiment.iterations) + " iterations, " + std::to_string(experiment.repetitions)
-         + " repetition(s), " + std::to_string(experiment.runs.size()) + " run(s)";
+    blocks.push_back(textBlock(Kind::Title, title));
+    std::string header = "DPLab run report · DPLab " + version + (info.date.empty() ? "" : " · " + info.date) + "\n";
+    header += "Experiment \"" + experiment.name + "\", seed " + std::to_string(experiment.seed) + ", "
+              + std::to_string(experiment.iterations) + " iterations, " + std::to_string(experiment.repetitions)
+              + " repetition(s), " + std::to_string(experiment.runs.size()) + " run(s)";
     if (experiment.sweep)
-        h += ", sweep of " + esc(experiment.sweep->parameter) + " over " + std::to_string(experiment.sweep->values.size())
-             + " values";
-    h += ".</p>\n";
+        header += ", sweep of " + experiment.sweep->parameter + " over " + std::to_string(experiment.sweep->values.size())
+                  + " values";
+    blocks.push_back(textBlock(Kind::Paragraph, header + "."));
     if (!experiment.description.empty())
-        h += "<p>" + esc(experiment.description) + "</p>\n";
+        blocks.push_back(textBlock(Kind::Paragraph, experiment.description));
 
     // --- graph ---
     const Graph &g = experiment.graph;
     const Connectivity conn = analyseConnectivity(g);
-    h += "<h2>Graph</h2>\n";
-    for (const auto &image : images)
-        if (image.id == "graph")
-            h += imageHtml(image);
-    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
-    h += "<tr><td>agents n</td><td>" + std::to_string(g.nodeCount()) + "</td></tr>\n";
-    h += "<tr><td>edges</td><td>" + std::to_string(g.edgeCount()) + "</td></tr>\n";
-    h += "<tr><td>directed</td><td>" + yesNo(g.isDirected()) + "</td></tr>\n";
-    h += "<tr><td>connectivity</td><td>"
-         + esc(conn.connected ? (g.isDirected() ? "strongly connected" : "connected") : conn.message) + "</td></tr>\n";
+    blocks.push_back(textBlock(Kind::Heading, "Graph"));
+    ReportBlock graphPicture;
+    graphPicture.kind = Kind::Pictures;
+    graphPicture.group = "graph";
+    blocks.push_back(graphPicture);
+    std::vector<Row> facts = {{"agents n", std::to_string(g.nodeCount())},
+                              {"edges", std::to_string(g.edgeCount())},
+                              {"directed", yesNo(g.isDirected())},
+                              {"connectivity", conn.connected ? (g.isDirected() ? "strongly connected" : "connected") : conn.message}};
     if (experiment.graphJson.contains("generator"))
-        h += "<tr><td>generator</td><td>" + esc(summarize(experiment.graphJson.at("generator"))) + "</td></tr>\n";
-    h += "</table>\n";
+        facts.push_back({"generator", summarize(experiment.graphJson.at("generator"))});
+    blocks.push_back(tableBlock({}, facts));
     // Weights: one row per distinct weight specification used by the runs.
-    h += "<p>Weight matrices (σ₂ = second largest singular value, spectral gap = 1 − σ₂, ρ = ρ(W − 11ᵀ/n)):</p>\n";
-    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr><th>runs</th><th>matrix · scheme</th>"
-         "<th>properties</th><th>σ₂</th><th>spectral gap</th><th>ρ</th></tr>\n";
+    blocks.push_back(textBlock(
+        Kind::Paragraph,
+        "Weight matrices (σ₂ = second largest singular value, spectral gap = 1 − σ₂, ρ = ρ(W − 11ᵀ/n)):"));
+    std::vector<Row> weights;
     std::vector<std::string> seen;
     for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
         const RunSpec &run = experiment.runs[r];
@@ -352,16 +394,17 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
             if (experiment.runs[q].weights.dump() == key)
                 who += (who.empty() ? "" : ", ") + experiment.runs[q].label;
         if (run.W.size() > 0)
-            h += weightFactsRow(who, "W: " + schemeText(run.weights), run.W);
+            weights.push_back(weightFactsRow(who, "W: " + schemeText(run.weights), run.W));
         if (run.R.size() > 0)
-            h += weightFactsRow(who, "R (row): " + schemeText(run.weights.value("row", Json())), run.R);
+            weights.push_back(weightFactsRow(who, "R (row): " + schemeText(run.weights.value("row", Json())), run.R));
         if (run.C.size() > 0)
-            h += weightFactsRow(who, "C (column): " + schemeText(run.weights.value("column", Json())), run.C);
+            weights.push_back(weightFactsRow(who, "C (column): " + schemeText(run.weights.value("column", Json())), run.C));
     }
-    h += "</table>\n";
+    blocks.push_back(tableBlock({"runs", "matrix · scheme", "properties", "σ₂", "spectral gap", "ρ"}, weights));
 
     // --- problem ---
-    h += "<h2>Problem and data</h2>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
+    blocks.push_back(textBlock(Kind::Heading, "Problem and data"));
+    std::vector<Row> problem;
     const Json described = experiment.problem ? experiment.problem->describe() : Json::object();
     std::set<std::string> shown;
     for (const Json *source : {&experiment.problemJson, &described}) {
@@ -371,14 +414,15 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
             if (shown.count(it.key()))
                 continue;
             shown.insert(it.key());
-            h += "<tr><td>" + esc(it.key()) + "</td><td>" + esc(summarize(it.value())) + "</td></tr>\n";
+            problem.push_back({it.key(), summarize(it.value())});
         }
     }
-    h += "</table>\n";
+    blocks.push_back(tableBlock({}, problem));
     if (!result.points.empty() && result.points.front().reference) {
         const Reference &ref = *result.points.front().reference;
-        h += "<p>Reference optimum by " + esc(ref.method) + ": F* = " + formatSignificant(ref.value, 8) + ", ‖∇F(x*)‖ = "
-             + formatSignificant(ref.gradientNorm, 3) + ".</p>\n";
+        blocks.push_back(textBlock(Kind::Paragraph, "Reference optimum by " + ref.method + ": F* = "
+                                                        + formatSignificant(ref.value, 8) + ", ‖∇F(x*)‖ = "
+                                                        + formatSignificant(ref.gradientNorm, 3) + "."));
     }
 
     // --- runs ---
@@ -386,15 +430,16 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
     for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
         const RunSpec &run = experiment.runs[r];
         const AlgorithmDescriptor &d = *run.algorithm;
-        h += "<h2>Run " + std::to_string(r + 1) + ": " + esc(run.label) + "</h2>\n";
-        h += "<p>Algorithm <b>" + esc(d.name) + "</b> (" + esc(d.id) + ")"
-             + (d.reference.empty() ? "" : ", " + esc(d.reference)) + ".</p>\n";
-        h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n<tr><th>key</th><th>parameter</th><th>value</th></tr>\n";
-        h += paramRows(d.params, run.params, "params.");
-        h += paramRows(d.privacyParams, run.privacy, "privacy.");
-        h += "<tr><td>compressor</td><td></td><td>" + esc(formatParamValue(run.compressor)) + "</td></tr>\n";
-        h += "<tr><td>init</td><td></td><td>" + esc(summarize(run.init)) + "</td></tr>\n";
-        h += "</table>\n";
+        blocks.push_back(textBlock(Kind::Heading, "Run " + std::to_string(r + 1) + ": " + run.label));
+        blocks.push_back(textBlock(Kind::Paragraph, {{"Algorithm "},
+                                                     {d.name, true},
+                                                     {" (" + d.id + ")" + (d.reference.empty() ? "" : ", " + d.reference) + "."}}));
+        std::vector<Row> params = paramRows(d.params, run.params, "params.");
+        for (Row &row : paramRows(d.privacyParams, run.privacy, "privacy."))
+            params.push_back(std::move(row));
+        params.push_back({"compressor", "", formatParamValue(run.compressor)});
+        params.push_back({"init", "", summarize(run.init)});
+        blocks.push_back(tableBlock({"key", "parameter", "value"}, params));
         // Privacy statement of the run (last sweep point: the one most sweeps vary privacy over).
         const RunResult *rr = lastPoint && r < lastPoint->runs.size() ? &lastPoint->runs[r] : nullptr;
         std::string statement;
@@ -405,22 +450,21 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
         } else {
             statement = "Run \"" + run.label + "\" produced no result, so there is no privacy statement.";
         }
-        h += "<h3>Privacy guarantee</h3>\n";
+        blocks.push_back(textBlock(Kind::Subheading, "Privacy guarantee"));
         if (experiment.sweep && result.points.size() > 1)
-            h += "<p><i>At the last sweep value " + esc(experiment.sweep->parameter) + " = "
-                 + esc(formatParamValue(lastPoint->value)) + ".</i></p>\n";
-        h += "<p class=\"privacy\">" + esc(statement) + "</p>\n";
+            blocks.push_back(textBlock(Kind::Paragraph, {{"At the last sweep value " + experiment.sweep->parameter + " = "
+                                                              + formatParamValue(lastPoint->value) + ".",
+                                                          false, true}}));
+        blocks.push_back(textBlock(Kind::Paragraph, {{statement}}, Style::Privacy));
     }
 
     // --- plots ---
-    bool anyPlot = false;
-    for (const auto &image : images)
-        if (image.id != "graph") {
-            if (!anyPlot)
-                h += "<h2>Plots</h2>\n<p>Mean over repetitions, with a band of ± one standard deviation when there are several.</p>\n";
-            anyPlot = true;
-            h += imageHtml(image);
-        }
+    ReportBlock plots;
+    plots.kind = Kind::Pictures;
+    plots.group = "plots";
+    plots.heading = "Plots";
+    plots.note = "Mean over repetitions, with a band of ± one standard deviation when there are several.";
+    blocks.push_back(plots);
 
     // --- final values ---
     const auto columns = metricColumns(result);
@@ -433,43 +477,42 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
             return std::string();
         return formatSignificant(s.mean, 4) + (s.count > 1 ? " ± " + formatSignificant(s.std, 2) : "");
     };
-    h += "<h2>Final values</h2>\n<p>Last recorded value, mean ± standard deviation over repetitions.</p>\n";
-    h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
+    blocks.push_back(textBlock(Kind::Heading, "Final values"));
+    blocks.push_back(textBlock(Kind::Paragraph, "Last recorded value, mean ± standard deviation over repetitions."));
     if (!experiment.sweep && !result.points.empty()) {
         // One column per run, one row per metric: narrow enough for a page.
         const PointResult &p = result.points.front();
-        h += "<tr><th>metric</th>";
-        for (const auto &run : p.runs)
-            h += "<th>" + esc(run.label) + "</th>";
-        h += "</tr>\n<tr><td>status</td>";
-        for (const auto &run : p.runs)
-            h += "<td>" + esc(statusText(run)) + "</td>";
-        h += "</tr>\n";
-        for (const auto &c : columns) {
-            h += "<tr><td>" + esc(c) + "</td>";
-            for (const auto &run : p.runs)
-                h += "<td>" + esc(cellText(run, c)) + "</td>";
-            h += "</tr>\n";
+        Row head = {"metric"};
+        Row status = {"status"};
+        for (const auto &run : p.runs) {
+            head.push_back(run.label);
+            status.push_back(statusText(run));
         }
+        std::vector<Row> rows = {status};
+        for (const auto &c : columns) {
+            Row row = {c};
+            for (const auto &run : p.runs)
+                row.push_back(cellText(run, c));
+            rows.push_back(std::move(row));
+        }
+        blocks.push_back(tableBlock(std::move(head), std::move(rows)));
     } else {
-        h += "<tr><th>" + esc(experiment.sweep ? experiment.sweep->parameter : std::string("value"))
-             + "</th><th>run</th><th>status</th>";
+        Row head = {experiment.sweep ? experiment.sweep->parameter : std::string("value"), "run", "status"};
         for (const auto &c : columns)
-            h += "<th>" + esc(c) + "</th>";
-        h += "</tr>\n";
+            head.push_back(c);
+        std::vector<Row> rows;
         for (const auto &p : result.points)
             for (const auto &run : p.runs) {
-                h += "<tr><td>" + esc(formatParamValue(p.value)) + "</td><td>" + esc(run.label) + "</td><td>"
-                     + esc(statusText(run)) + "</td>";
+                Row row = {formatParamValue(p.value), run.label, statusText(run)};
                 for (const auto &c : columns)
-                    h += "<td>" + esc(cellText(run, c)) + "</td>";
-                h += "</tr>\n";
+                    row.push_back(cellText(run, c));
+                rows.push_back(std::move(row));
             }
+        blocks.push_back(tableBlock(std::move(head), std::move(rows)));
     }
-    h += "</table>\n";
 
     // --- warnings ---
-    h += "<h2>Warnings</h2>\n";
+    blocks.push_back(textBlock(Kind::Heading, "Warnings"));
     std::vector<std::string> warnings;
     for (const auto &p : result.points)
         for (const auto &run : p.runs) {
@@ -487,26 +530,109 @@ std::string reportHtml(const Experiment &experiment, const ExperimentResult &res
     if (result.cancelled)
         warnings.push_back("The run was stopped before the end: the values are partial.");
     if (warnings.empty()) {
-        h += "<p>None.</p>\n";
+        blocks.push_back(textBlock(Kind::Paragraph, "None."));
     } else {
-        h += "<ul>\n";
+        ReportBlock list;
+        list.kind = Kind::List;
+        list.style = Style::Warning;
         for (const auto &w : warnings)
-            h += "<li class=\"warn\">" + esc(w) + "</li>\n";
-        h += "</ul>\n";
+            list.rows.push_back({w});
+        blocks.push_back(std::move(list));
     }
 
     // --- reproduce ---
-    h += "<h2>How to reproduce</h2>\n";
-    h += "<p>The resolved experiment (every default filled in, seed " + std::to_string(experiment.seed)
-         + ") is written next to this report as <b>" + esc(info.experimentFile) + "</b>";
+    blocks.push_back(textBlock(Kind::Heading, "How to reproduce"));
+    std::vector<ReportText> reproduce = {
+        {"The resolved experiment (every default filled in, seed " + std::to_string(experiment.seed)
+         + ") is written next to this report as "},
+        {info.experimentFile, true}};
+    std::string tail;
     if (!info.overrides.empty())
-        h += "; it already contains the command-line overrides (" + esc(info.overrides) + ")";
-    h += ". The same file and seed give bit-identical numbers at any thread count:</p>\n";
-    h += "<pre>dplab-cli run " + esc(info.experimentFile) + " --out results\ndplab-cli report " + esc(info.experimentFile)
-         + " --out report</pre>\n";
-    h += "<p>or open it in the lab window (File ▸ Open) and press Run.</p>\n";
+        tail += "; it already contains the command-line overrides (" + info.overrides + ")";
+    tail += ". The same file and seed give bit-identical numbers at any thread count:";
+    reproduce.push_back({tail});
+    blocks.push_back(textBlock(Kind::Paragraph, reproduce));
+    blocks.push_back(textBlock(Kind::Code, "dplab-cli run " + info.experimentFile + " --out results\ndplab-cli report "
+                                               + info.experimentFile + " --out report"));
+    blocks.push_back(textBlock(Kind::Paragraph, "or open it in the lab window (File ▸ Open) and press Run."));
+    return blocks;
+}
+
+std::string reportHtml(const std::vector<ReportBlock> &blocks, const std::vector<ReportImage> &images,
+                       const std::string &title)
+{
+    using Kind = ReportBlock::Kind;
+    using Style = ReportBlock::Style;
+    std::string h;
+    h += "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>" + esc(title) + " — DPLab run report</title>\n";
+    h += "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto;line-height:1.35}"
+         "table{border-collapse:collapse;margin:0.4em 0}td,th{border:1px solid #999;padding:2px 6px;text-align:left;"
+         "vertical-align:top}th{background:#eee}h2{border-bottom:1px solid #ccc;margin-top:1.2em}"
+         ".privacy{background:#f3f7ff;border-left:4px solid #36c;padding:4px 8px}"
+         ".warn{color:#a40}</style>\n</head><body>\n";
+    for (const ReportBlock &b : blocks) {
+        switch (b.kind) {
+        case Kind::Title:
+            h += "<h1>" + textHtml(b.text) + "</h1>\n";
+            break;
+        case Kind::Heading:
+            h += "<h2>" + textHtml(b.text) + "</h2>\n";
+            break;
+        case Kind::Subheading:
+            h += "<h3>" + textHtml(b.text) + "</h3>\n";
+            break;
+        case Kind::Paragraph:
+            h += std::string(b.style == Style::Privacy ? "<p class=\"privacy\">" : "<p>") + textHtml(b.text) + "</p>\n";
+            break;
+        case Kind::Code:
+            h += "<pre>" + esc(b.plainText()) + "</pre>\n";
+            break;
+        case Kind::List:
+            h += "<ul>\n";
+            for (const auto &item : b.rows)
+                h += std::string(b.style == Style::Warning ? "<li class=\"warn\">" : "<li>")
+                     + esc(item.empty() ? std::string() : item.front()) + "</li>\n";
+            h += "</ul>\n";
+            break;
+        case Kind::Table:
+            h += "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\">\n";
+            if (!b.header.empty()) {
+                h += "<tr>";
+                for (const auto &cell : b.header)
+                    h += "<th>" + esc(cell) + "</th>";
+                h += "</tr>\n";
+            }
+            for (const auto &row : b.rows) {
+                h += "<tr>";
+                for (const auto &cell : row)
+                    h += "<td>" + esc(cell) + "</td>";
+                h += "</tr>\n";
+            }
+            h += "</table>\n";
+            break;
+        case Kind::Pictures: {
+            bool any = false;
+            for (const auto &image : images) {
+                if ((image.id == "graph") != (b.group == "graph"))
+                    continue;
+                if (!any && !b.heading.empty())
+                    h += "<h2>" + esc(b.heading) + "</h2>\n" + (b.note.empty() ? "" : "<p>" + esc(b.note) + "</p>\n");
+                any = true;
+                h += imageHtml(image);
+            }
+            break;
+        }
+        }
+    }
     h += "</body></html>\n";
     return h;
+}
+
+std::string reportHtml(const Experiment &experiment, const ExperimentResult &result,
+                       const std::vector<ReportImage> &images, const ReportInfo &info)
+{
+    const std::string title = experiment.name.empty() ? std::string("DPLab experiment") : experiment.name;
+    return reportHtml(reportBlocks(experiment, result, info), images, title);
 }
 
 } // namespace dplab

@@ -115,6 +115,18 @@ QImage plotImage(QCustomPlot *plot, QSize size, double scale)
     return image;
 }
 
+void paintPlot(QCustomPlot *plot, QCPPainter *painter, QSizeF size)
+{
+    const int width = std::max(1, int(std::lround(size.width())));
+    const int height = std::max(1, int(std::lround(size.height())));
+    painter->save();
+    painter->fillRect(QRectF(0, 0, width, height), Qt::white);
+    painter->setMode(QCPPainter::pmNonCosmetic);
+    plot->toPainter(painter, width, height);
+    painter->setMode(QCPPainter::pmNonCosmetic, false);
+    painter->restore();
+}
+
 bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error)
 {
     if (size.isEmpty())
@@ -172,6 +184,8 @@ QRectF sceneSource(QGraphicsScene *scene)
     return source.adjusted(-margin, -margin, margin, margin);
 }
 
+} // namespace
+
 QSize sceneSize(QGraphicsScene *scene, QSize size)
 {
     const QRectF source = sceneSource(scene);
@@ -192,8 +206,6 @@ void paintScene(QGraphicsScene *scene, QPainter *painter, const QSizeF &target)
     for (QGraphicsItem *item : selected)
         item->setSelected(true);
 }
-
-} // namespace
 
 QImage sceneImage(QGraphicsScene *scene, QSize size, double scale)
 {

@@ -15,12 +15,15 @@
 #include <QByteArray>
 #include <QImage>
 #include <QSize>
+#include <QSizeF>
 #include <QString>
 
 #include <functional>
 
+class QCPPainter;
 class QCustomPlot;
 class QGraphicsScene;
+class QPainter;
 class QWidget;
 
 namespace dplab {
@@ -46,10 +49,19 @@ bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QSt
 /** The plot as an image of size × scale pixels. */
 QImage plotImage(QCustomPlot *plot, QSize size, double scale);
 
+/** Paints the plot as vectors into `painter` at its origin, laid out for `size` logical pixels
+ *  (the report's PDF). Cosmetic pens become real widths, so lines print as on screen. */
+void paintPlot(QCustomPlot *plot, QCPPainter *painter, QSizeF size);
+
 /** The items of a scene (the graph picture) with a margin, fitted into `size` logical pixels
  *  keeping the aspect ratio (empty = natural size). */
 bool exportScene(QGraphicsScene *scene, const QString &path, QSize size, int dpi, QString *error);
 QImage sceneImage(QGraphicsScene *scene, QSize size, double scale);
+/** The logical size of the scene's picture fitted into `size` (empty = natural size). */
+QSize sceneSize(QGraphicsScene *scene, QSize size);
+/** Paints the scene's items (white background, margin, aspect kept) into `painter` at its origin
+ *  filling `target` logical pixels, as vectors on a vector device. */
+void paintScene(QGraphicsScene *scene, QPainter *painter, const QSizeF &target);
 
 /** A PNG in memory with the DPI recorded; and as a data URI for self-contained HTML. */
 QByteArray pngBytes(const QImage &image, int dpi);

@@ -9,6 +9,7 @@
 #include "metricnames.h"
 #include "metricplot.h"
 #include "plotpanel.h"
+#include "reportlayout.h"
 #include "sweepview.h"
 #include "textconvert.h"
 
@@ -20,19 +21,13 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QPageLayout>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QTextDocument>
 #include <QUndoStack>
-#include <QUrl>
 
 namespace dplab {
 
 namespace {
 
-constexpr double kPrintScale = 2.0; // pictures are rendered at 2× their logical size
-constexpr int kPdfMarginMm = 15;
+constexpr double kPrintScale = 2.0; // the HTML's pictures are rendered at 2× their logical size
 
 } // namespace
 
@@ -107,92 +102,135 @@ ReportWriter::ReportWriter(std::shared_ptr<const Experiment> experiment, std::sh
     }
 }
 
-int ReportWriter::pageTextWidth()
+QSize ReportWriter::htmlPlotSize()
 {
-    // A4 is 210 mm wide.
-    return static_cast<int>((210.0 - 2 * kPdfMarginMm) / 25.4 * kLogicalDpi);
+    // The PDF's text width (A4 with 15 mm margins at 96 DPI) and a third of a page high.
+    return QSize(static_cast<int>(ReportLayout::textWidth()), 360);
 }
 
-QVector<ReportWriter::Picture> ReportWriter::renderPictures() const
-{
-    QVector<Picture> pictures;
-    const int width = pageTextWidth();
+namespace {
 
-    // The graph, as the editor draws it.
+/** The report's pictures and the widgets that draw them, alive while the report is written.
+ *  Each picture can be painted (vector, the PDF) and rasterised (PNG, the HTML). */
+class ReportPictures
+{
+public:
+    struct Entry {
+        ReportLayout::Picture picture;
+        std::function<QImage()> image; ///< the HTML's PNG at kPrintScale
+        QSize htmlSize;                ///< its logical size in the HTML
+    };
+
+    ReportPictures(const Experiment &experiment, const ExperimentResult &result, const QVector<QColor> &colors,
+                   std::shared_ptr<const Experiment> experimentPtr, std::shared_ptr<const ExperimentResult> resultPtr)
+        : mGraphDoc(&mStack)
+        , mPanel(&mLive)
     {
-        QUndoStack stack;
-        GraphDocument graphDoc(&stack);
-        Graph graph = mExperiment->graph;
+        // The graph, as the editor draws it.
+        Graph graph = experiment.graph;
         if (!graph.hasPositions())
             graph.setPositions(circularLayout(graph.nodeCount()));
-        graphDoc.resetGraph(graph, mExperiment->graphJson.value("generator", Json()));
-        GraphScene scene(&graphDoc);
-        const int side = std::min(width, 340);
-        Picture pic;
-        pic.id = "graph";
-        pic.caption = QStringLiteral("The communication graph: %1 agents, %2 %3 edges")
-                          .arg(mExperiment->graph.nodeCount())
-                          .arg(mExperiment->graph.edgeCount())
-                          .arg(mExperiment->graph.isDirected() ? QStringLiteral("directed") : QStringLiteral("undirected"));
-        pic.image = sceneImage(&scene, QSize(side, side), kPrintScale).convertToFormat(QImage::Format_RGB32);
-        pic.width = static_cast<int>(pic.image.width() / kPrintScale);
-        pic.height = static_cast<int>(pic.image.height() / kPrintScale);
-        pictures << pic;
+        mGraphDoc.resetGraph(graph, experiment.graphJson.value("generator", Json()));
+        mScene = std::make_unique<GraphScene>(&mGraphDoc);
+        {
+            Entry e;
+            e.picture.id = "graph";
+            e.picture.caption = QStringLiteral("The communication graph: %1 agents, %2 %3 edges")
+                                    .arg(experiment.graph.nodeCount())
+                                    .arg(experiment.graph.edgeCount())
+                                    .arg(experiment.graph.isDirected() ? QStringLiteral("directed") : QStringLiteral("undirected"));
+            GraphScene *scene = mScene.get();
+            e.htmlSize = sceneSize(scene, QSize(340, 340));
+            e.picture.naturalSize = e.htmlSize;
+            e.picture.paint = [scene](QCPPainter *painter, const QSizeF &size) { paintScene(scene, painter, size); };
+            const QSize htmlSize = e.htmlSize;
+            e.image = [scene, htmlSize] {
+                return sceneImage(scene, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
+            };
+            mEntries << e;
+        }
+
+        // The live plots, as the window's plot panel draws them after the run.
+        fillLiveResults(&mLive, experiment, result);
+        mPanel.setRunColors(colors);
+        mPanel.showOutcome(result);
+        const QSize htmlSize = ReportWriter::htmlPlotSize();
+        mPanel.resize(htmlSize.width(), 2 * htmlSize.height());
+        const QString at = experiment.sweep && mLive.pointCount() > 1
+                               ? QStringLiteral(" (at %1 = %2)").arg(mLive.sweepParameter(), mLive.pointLabels().value(0))
+                               : QString();
+        const QStringList present = mLive.allMetricNames(0);
+        PlotPanel *panel = &mPanel;
+        auto addPlot = [&](int index, const QString &metric, bool accuracy) {
+            MetricPlot *plot = panel->plot(index);
+            // The accuracy plot shows one metric at a time: select this one before drawing.
+            auto select = [panel, plot, metric, accuracy] {
+                if (accuracy)
+                    panel->setAccuracyMetric(metric);
+                plot->resetView();
+            };
+            Entry e;
+            e.picture.id = "plot-" + metric.toStdString();
+            e.picture.caption = metricTitle(metric) + at;
+            e.picture.naturalSize = htmlSize;
+            e.picture.paint = [plot, select](QCPPainter *painter, const QSizeF &size) {
+                select();
+                paintPlot(plot, painter, size);
+            };
+            e.image = [plot, select, htmlSize] {
+                select();
+                return plotImage(plot, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
+            };
+            e.htmlSize = htmlSize;
+            mEntries << e;
+        };
+        if (present.contains(QLatin1String(metric::ConsensusError)))
+            addPlot(PlotPanel::Consensus, QLatin1String(metric::ConsensusError), false);
+        for (const QString &m : accuracyMetrics())
+            if (present.contains(m))
+                addPlot(PlotPanel::Accuracy, m, true);
+        if (present.contains(QLatin1String(metric::Epsilon)))
+            addPlot(PlotPanel::Epsilon, QLatin1String(metric::Epsilon), false);
+        if (present.contains(QLatin1String(metric::Bits)))
+            addPlot(PlotPanel::Bits, QLatin1String(metric::Bits), false);
+
+        // The sweep: final metric against the swept value.
+        if (experiment.sweep) {
+            mSweep = std::make_unique<SweepView>();
+            mSweep->setRunColors(colors);
+            mSweep->setResult(std::move(experimentPtr), std::move(resultPtr));
+            mSweep->resize(htmlSize.width(), 380);
+            if (mSweep->hasSweep()) {
+                QCustomPlot *plot = mSweep->plot();
+                Entry e;
+                e.picture.id = "sweep";
+                e.picture.caption = QStringLiteral("Final %1 against %2 (mean ± std over repetitions)")
+                                        .arg(metricTitle(mSweep->metric()).toLower(),
+                                             toQString(experiment.sweep->parameter));
+                e.picture.naturalSize = htmlSize;
+                e.picture.paint = [plot](QCPPainter *painter, const QSizeF &size) { paintPlot(plot, painter, size); };
+                e.image = [plot, htmlSize] {
+                    return plotImage(plot, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
+                };
+                e.htmlSize = htmlSize;
+                mEntries << e;
+            }
+        }
     }
 
-    // The live plots, as the window's plot panel draws them after the run.
-    LiveResults live;
-    fillLiveResults(&live, *mExperiment, *mResult);
-    PlotPanel panel(&live);
-    panel.setRunColors(mColors);
-    panel.showOutcome(*mResult);
-    panel.resize(width, 2 * 360);
-    const QSize plotSize(width, 360);
-    const QString at = mExperiment->sweep && live.pointCount() > 1
-                           ? QStringLiteral(" (at %1 = %2)").arg(live.sweepParameter(), live.pointLabels().value(0))
-                           : QString();
-    const QStringList present = live.allMetricNames(0);
-    auto addPlot = [&](MetricPlot *plot, const QString &metric) {
-        plot->resetView();
-        Picture pic;
-        pic.id = "plot-" + metric.toStdString();
-        pic.caption = metricTitle(metric) + at;
-        pic.image = plotImage(plot, plotSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
-        pic.width = width;
-        pic.height = plotSize.height();
-        pictures << pic;
-    };
-    if (present.contains(QLatin1String(metric::ConsensusError)))
-        addPlot(panel.plot(PlotPanel::Consensus), QLatin1String(metric::ConsensusError));
-    for (const QString &m : accuracyMetrics())
-        if (present.contains(m)) {
-            panel.setAccuracyMetric(m);
-            addPlot(panel.plot(PlotPanel::Accuracy), m);
-        }
-    if (present.contains(QLatin1String(metric::Epsilon)))
-        addPlot(panel.plot(PlotPanel::Epsilon), QLatin1String(metric::Epsilon));
-    if (present.contains(QLatin1String(metric::Bits)))
-        addPlot(panel.plot(PlotPanel::Bits), QLatin1String(metric::Bits));
+    const QVector<Entry> &entries() const { return mEntries; }
 
-    // The sweep: final metric against the swept value.
-    if (mExperiment->sweep) {
-        SweepView sweep;
-        sweep.setRunColors(mColors);
-        sweep.setResult(mExperiment, mResult);
-        sweep.resize(width, 380);
-        if (sweep.hasSweep()) {
-            Picture pic;
-            pic.id = "sweep";
-            pic.caption = QStringLiteral("Final %1 against %2 (mean ± std over repetitions)")
-                              .arg(metricTitle(sweep.metric()).toLower(), toQString(mExperiment->sweep->parameter));
-            pic.image = plotImage(sweep.plot(), plotSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
-            pic.width = width;
-            pic.height = plotSize.height();
-            pictures << pic;
-        }
-    }
-    return pictures;
-}
+private:
+    QUndoStack mStack;
+    GraphDocument mGraphDoc;
+    std::unique_ptr<GraphScene> mScene;
+    LiveResults mLive;
+    PlotPanel mPanel;
+    std::unique_ptr<SweepView> mSweep;
+    QVector<Entry> mEntries;
+};
+
+} // namespace
 
 bool ReportWriter::write(const QString &dir, QString *error)
 {
@@ -204,48 +242,32 @@ bool ReportWriter::write(const QString &dir, QString *error)
     ReportInfo info = mInfo;
     if (info.date.empty())
         info.date = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")).toStdString();
-    const QVector<Picture> pictures = renderPictures();
-    mCaptions.clear();
-    std::vector<ReportImage> htmlImages, pdfImages;
-    for (int k = 0; k < pictures.size(); ++k) {
-        const Picture &p = pictures[k];
-        mCaptions << p.caption;
-        const std::string caption = toStdString(p.caption);
-        htmlImages.push_back({p.id, caption, toStdString(pngDataUri(p.image, int(kLogicalDpi * kPrintScale))), p.width, p.height});
-        pdfImages.push_back({p.id, caption, "dplab-image-" + std::to_string(k) + ".png", p.width, p.height});
-    }
+    const std::vector<ReportBlock> blocks = reportBlocks(*mExperiment, *mResult, info);
+    const std::string title = mExperiment->name.empty() ? std::string("DPLab experiment") : mExperiment->name;
+    const ReportPictures pictures(*mExperiment, *mResult, mColors, mExperiment, mResult);
 
-    // report.html: self-contained.
-    const std::string html = reportHtml(*mExperiment, *mResult, htmlImages, info);
+    // report.html: self-contained, PNG pictures at 2× for print.
+    mCaptions.clear();
+    std::vector<ReportImage> htmlImages;
+    QVector<ReportLayout::Picture> pdfPictures;
+    for (const auto &entry : pictures.entries()) {
+        mCaptions << entry.picture.caption;
+        htmlImages.push_back({entry.picture.id, toStdString(entry.picture.caption),
+                              toStdString(pngDataUri(entry.image(), int(kLogicalDpi * kPrintScale))),
+                              entry.htmlSize.width(), entry.htmlSize.height()});
+        pdfPictures << entry.picture;
+    }
+    const std::string html = reportHtml(blocks, htmlImages, title);
     if (!writeBytesAtomically(QDir(dir).filePath(QStringLiteral("report.html")), QByteArray::fromStdString(html), error))
         return false;
 
-    // report.pdf: the same HTML with the pictures as document resources.
-    QTextDocument doc;
-    QFont font = doc.defaultFont();
-    font.setPointSizeF(9.5);
-    doc.setDefaultFont(font);
-    for (int k = 0; k < pictures.size(); ++k)
-        doc.addResource(QTextDocument::ImageResource, QUrl(toQString(pdfImages[k].src)), QVariant(pictures[k].image));
-    doc.setHtml(toQString(reportHtml(*mExperiment, *mResult, pdfImages, info)));
+    // report.pdf: laid out page by page, pictures as vectors.
+    ReportLayout layout(blocks, pdfPictures, toQString(title));
+    const QString creator = QStringLiteral("DPLab %1").arg(toQString(info.version.empty() ? dplabVersion() : info.version));
     int pages = 0;
     const bool ok = renderAtomically(
         QDir(dir).filePath(QStringLiteral("report.pdf")),
-        [&](const QString &temp) {
-            QPdfWriter writer(temp);
-            writer.setCreator(QStringLiteral("DPLab %1").arg(toQString(info.version.empty() ? dplabVersion() : info.version)));
-            writer.setTitle(toQString(mExperiment->name));
-            writer.setResolution(kLogicalDpi);
-            writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-                                             QMarginsF(kPdfMarginMm, kPdfMarginMm, kPdfMarginMm, kPdfMarginMm),
-                                             QPageLayout::Millimeter));
-            doc.documentLayout()->setPaintDevice(&writer);
-            doc.setPageSize(QSizeF(writer.pageLayout().paintRectPixels(writer.resolution()).size()));
-            pages = doc.pageCount();
-            doc.print(&writer);
-            return true;
-        },
-        error);
+        [&](const QString &temp) { return layout.writePdf(temp, creator, &pages, error); }, error);
     if (!ok)
         return false;
     mPages = pages;

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// ReportWriter (issue 8): the run report as report.html (self-contained: every picture is a
-// base64 PNG inside the file) and report.pdf (A4, through QTextDocument and QPdfWriter), from
-// a finished run. The text comes from core (reportHtml); the pictures are drawn here with the
-// classes the window uses — the plots by a PlotPanel of MetricPlots fed with the result, the
-// sweep plot by a SweepView, the graph by a GraphScene — so the report shows what the window
-// shows. Works headless (offscreen platform) for `dplab-cli report`.
+// ReportWriter (issues 8, 13): the run report as report.html (self-contained: every picture is a
+// base64 PNG inside the file) and report.pdf (A4, laid out by ReportLayout: plots in a grid,
+// tables that keep their header, vector pictures), from a finished run. The text comes from core
+// (reportBlocks), the same blocks for both files; the pictures are drawn here with the classes
+// the window uses — the plots by a PlotPanel of MetricPlots fed with the result, the sweep plot
+// by a SweepView, the graph by a GraphScene — so the report shows what the window shows. Works
+// headless (offscreen platform) for `dplab-cli report`.
 //
 // Threading: GUI thread (needs a QApplication).
 #pragma once
@@ -13,7 +14,7 @@
 #include "dplab/engine/report.h"
 
 #include <QColor>
-#include <QImage>
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -46,18 +47,8 @@ public:
     /** Captions of the pictures in the last report, in order (tests). */
     QStringList imageCaptions() const { return mCaptions; }
 
-    /** The report's pictures: id, caption and image (rendered at 2× for print). */
-    struct Picture {
-        std::string id;
-        QString caption;
-        QImage image;
-        int width = 0;  ///< logical width on the page
-        int height = 0; ///< logical height on the page
-    };
-    QVector<Picture> renderPictures() const;
-
-    /** Text width of the PDF page in logical pixels (A4 with 15 mm margins at 96 DPI). */
-    static int pageTextWidth();
+    /** Size of a plot in the HTML report (logical pixels, drawn at 2× for print). */
+    static QSize htmlPlotSize();
 
 private:
     std::shared_ptr<const Experiment> mExperiment;

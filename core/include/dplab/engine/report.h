@@ -68,7 +68,52 @@ std::string formatParamValue(const Json &value);
 /** Shortest decimal text that reads back as exactly `v` ("inf", "nan" for non-finite values). */
 std::string formatShortest(double v);
 
-/** The whole report as an HTML document (UTF-8). `images` as described at ReportImage. */
+/** A stretch of report text with its emphasis. */
+struct ReportText {
+    std::string text; ///< '\n' breaks the line
+    bool bold = false;
+    bool italic = false;
+};
+
+/** One block of a report in reading order. The HTML report and the PDF layout (ui/) draw the
+ *  same blocks, so they say the same things. */
+struct ReportBlock {
+    enum class Kind {
+        Title,      ///< the report's title (text)
+        Heading,    ///< a section heading (text)
+        Subheading, ///< a heading inside a section (text)
+        Paragraph,  ///< running text (text, style)
+        Table,      ///< header (may be empty: a key/value table) and rows of cells
+        List,       ///< one item per row (rows[k][0]), style
+        Code,       ///< preformatted lines (text)
+        Pictures,   ///< where pictures go: `group` "graph" (the graph) or "plots" (every other)
+    };
+    enum class Style { Normal, Privacy, Warning };
+
+    Kind kind = Kind::Paragraph;
+    Style style = Style::Normal;
+    std::vector<ReportText> text;
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    std::string group;   ///< Pictures: "graph" or "plots"
+    std::string heading; ///< Pictures: the section heading shown when the group has pictures
+    std::string note;    ///< Pictures: a sentence under that heading
+
+    /** The text runs concatenated. */
+    std::string plainText() const;
+};
+
+/** The report as blocks: header, graph, problem, one section per run with its privacy statement,
+ *  plots, final values, warnings, how to reproduce. Cost: one algorithm reset per run. */
+std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const ExperimentResult &result,
+                                      const ReportInfo &info);
+
+/** Blocks as an HTML document (UTF-8) titled `title`; `images` fill the Pictures blocks (id
+ *  "graph" the graph group, every other id the plots group, in the order given). */
+std::string reportHtml(const std::vector<ReportBlock> &blocks, const std::vector<ReportImage> &images,
+                       const std::string &title);
+
+/** The whole report as an HTML document (UTF-8): reportHtml(reportBlocks(…), images, title). */
 std::string reportHtml(const Experiment &experiment, const ExperimentResult &result,
                        const std::vector<ReportImage> &images, const ReportInfo &info);
 

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// ReportLayout (issue 13): the run report's PDF, laid out by hand on A4 pages with QPdfWriter and
+// QPainter instead of Qt's rich-text pagination (which put one plot per page and stranded
+// captions at page feet). From the report's blocks (core reportBlocks) and its pictures:
+//   - text in flowing paragraphs, split between lines at page ends (at least two lines stay
+//     together); headings kept with what follows;
+//   - tables with wrapped cells and column widths fitted to the page; a table starts on a new
+//     page unless its header and first rows fit, and a table that continues on the next page
+//     repeats its header; long two-column key/value tables are folded into four columns;
+//   - the graph picture beside the graph facts;
+//   - the plots in a grid of two columns (two rows of two per page at A4 text width), each
+//     caption directly above its picture in the same cell;
+//   - everything vector: pictures are painted, not embedded as images (no JPEG);
+//   - a footer with the experiment name and "page k of N" on every page.
+// Sizes are logical pixels at 96 DPI (the writer's resolution), fonts in points.
+//
+// Threading: GUI thread (QPainter, fonts).
+#pragma once
+
+#include "dplab/engine/report.h"
+
+#include <QSizeF>
+#include <QString>
+#include <QVector>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+class QCPPainter;
+
+namespace dplab {
+
+class ReportLayout
+{
+public:
+    /** A picture: painted into `painter` at the origin, filling `size` (logical pixels). */
+    struct Picture {
+        std::string id; ///< "graph" for the graph picture; every other id goes to the plots grid
+        QString caption;
+        QSizeF naturalSize; ///< its proportions (the graph keeps them; plots fill their cell)
+        std::function<void(QCPPainter *painter, const QSizeF &size)> paint;
+    };
+
+    ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pictures, QString footer);
+
+    /** Writes the PDF to `path` (A4 portrait, 15 mm margins). `pages` gets the page count. */
+    bool writePdf(const QString &path, const QString &creator, int *pages, QString *error);
+
+    /** Size of one plot picture in the grid (logical pixels). */
+    static QSizeF gridPictureSize();
+    /** Text width of the page (logical pixels). */
+    static double textWidth();
+
+private:
+    std::vector<ReportBlock> mBlocks;
+    QVector<Picture> mPictures;
+    QString mFooter;
+};
+
+} // namespace dplab
