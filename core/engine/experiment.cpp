@@ -452,7 +452,7 @@ Result<Experiment> resolvePoint(const Json &doc, const std::string &baseDir, con
             return Error::invalid("", "an experiment file must be a JSON object");
         if (auto s = checkKeys(doc, {"format", "version", "name", "description", "seed", "iterations", "repetitions",
                                      "record_every", "common_random_numbers", "metrics", "graph", "problem", "runs",
-                                     "sweep"},
+                                     "sweep", "eavesdropper", "presentation"},
                                "");
             !s)
             return s.error();
@@ -589,6 +589,21 @@ Result<Experiment> resolvePoint(const Json &doc, const std::string &baseDir, con
             resolved["metrics"] = e.extraMetrics;
         if (e.sweep)
             resolved["sweep"] = Json{{"parameter", e.sweep->parameter}, {"values", e.sweep->values}};
+        // Teaching keys (core/teaching): each parsed by its own function.
+        if (doc.contains("eavesdropper")) {
+            auto spy = parseEavesdropper(doc.at("eavesdropper"), "eavesdropper", e.graph.nodeCount());
+            if (!spy)
+                return spy.error();
+            e.eavesdropper = *spy;
+            resolved["eavesdropper"] = eavesdropperToJson(*spy);
+        }
+        if (doc.contains("presentation")) {
+            auto presentation = parsePresentation(doc.at("presentation"), resolved);
+            if (!presentation)
+                return presentation.error();
+            e.presentation = *presentation;
+            resolved["presentation"] = presentationToJson(*presentation);
+        }
         e.resolved = std::move(resolved);
         e.resources = estimateResources(e, options);
         return e;

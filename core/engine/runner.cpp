@@ -2,6 +2,7 @@
 #include "dplab/engine/runner.h"
 
 #include "dplab/engine/metrics.h"
+#include "teaching/probe.h"
 
 #include <chrono>
 #include <cmath>
@@ -250,13 +251,22 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         const std::optional<Reference> &reference = pr.reference;
         std::vector<std::string> names = applicableMetrics(*e.problem, reference.has_value(), accountant != nullptr,
                                                            e.extraMetrics);
+        TeachingProbe probe(e, spec, ctx, job.repetition, mOptions.messages);
+        if (probe.active())
+            algorithm->setRecordMessages(true);
+        if (probe.attacks())
+            names.push_back(metric::AttackError); // last in the canonical order
         if (job.repetition == firstRepetition[job.point][job.run]) {
             rr.metricNames = names;
             rr.accountant = accountant ? accountant->name() : "";
             if (accountant)
                 for (const AlternativeBound &b : accountant->alternatives())
                     rr.alternativeBounds.push_back(b.name);
-            for (const auto &w : algorithm->warnings()) {
+            rr.attack = probe.description();
+            std::vector<std::string> warnings = algorithm->warnings();
+            if (!probe.warning().empty())
+                warnings.push_back(probe.warning());
+            for (const auto &w : warnings) {
                 rr.warnings.push_back(w);
                 StatusEvent ev{StatusEvent::Kind::Warning, job.point, job.run, 0, 0, w};
                 gate.status(ev);
@@ -267,7 +277,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         MetricTracker tracker(*e.problem, reference ? &*reference : nullptr, names);
         const bool wantResidual = std::find(names.begin(), names.end(), metric::Residual) != names.end();
         std::vector<Eigen::MatrixXd> iterates;
-        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}};
+        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}, {}};
         if (accountant)
             for (const AlternativeBound &b : accountant->alternatives())
                 batch.alternativeNames.push_back(b.name);
@@ -280,10 +290,12 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             batch.values.clear();
             batch.epsilonAgents.clear();
             batch.epsilonAlternatives.clear();
+            batch.messages.clear();
         };
         auto record = [&](long long t) {
             const Eigen::MatrixXd &x = algorithm->decisions();
             tracker.compute(x, t, *algorithm, row);
+            probe.fill(names, row);
             out.iterations.push_back(t);
             out.values.push_back(row);
             batch.iterations.push_back(t);
@@ -325,6 +337,8 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             if (tracker.needsObserve())
                 tracker.observe(algorithm->decisions(), t);
             algorithm->step();
+            if (probe.active())
+                probe.afterStep(t, *algorithm, batch, out);
             const Eigen::MatrixXd &x = algorithm->decisions();
             const bool finite = x.allFinite();
             if (!finite || x.cwiseAbs().maxCoeff() > limit) {
@@ -355,6 +369,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         gate.progress(sinceProgress);
         if (accountant)
             out.epsilonPerAgent = accountant->epsilon();
+        probe.finish(out);
         out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         if (out.status == RunStatus::Cancelled)
             gate.status({StatusEvent::Kind::Cancelled, job.point, job.run, job.repetition, algorithm->iteration(), ""});

@@ -12,7 +12,7 @@
 //
 // Top-level keys: format ("dplab-experiment"), version (1), name, description, seed,
 // iterations, repetitions, record_every, common_random_numbers, metrics, graph, problem, runs,
-// sweep. Unknown keys are errors naming the key.
+// sweep, eavesdropper, presentation (teaching). Unknown keys are errors naming the key.
 //
 // Threading: Experiment is a value; parsing is a pure function.
 #pragma once
@@ -22,6 +22,8 @@
 #include "dplab/common/params.h"
 #include "dplab/graph/graph.h"
 #include "dplab/problem/problemspec.h"
+#include "dplab/teaching/eavesdropper.h"
+#include "dplab/teaching/presentation.h"
 
 #include <cstdint>
 #include <memory>
@@ -69,6 +71,8 @@ struct Experiment {
     ResourceEstimate resources; ///< memory estimate over every sweep point (resolveExperiment)
     std::vector<RunSpec> runs;
     std::optional<SweepSpec> sweep;
+    std::optional<EavesdropperSpec> eavesdropper; ///< teaching: the attack of attack_error
+    std::optional<Presentation> presentation;     ///< teaching: presentation mode and lesson notes
     std::string baseDir; ///< folder of the experiment file (relative data paths)
     Json resolved;       ///< the whole resolved document
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "dplab/engine/experiment.h"
+#include "dplab/teaching/messages.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -65,6 +66,8 @@ struct MetricsBatch {
      *  each recorded iteration: epsilonAlternatives[k][a]. */
     std::vector<std::vector<double>> epsilonAlternatives;
     std::vector<std::string> alternativeNames; ///< names of those bounds
+    /** Messages recorded since the last batch (only with RunnerOptions::messages). */
+    std::vector<MessageRecord> messages;
 };
 
 struct StatusEvent {
@@ -98,6 +101,10 @@ struct RepetitionResult {
     /** Max over agents of each alternative bound at each recorded iteration, [k][bound]. */
     std::vector<std::vector<double>> epsilonAlternatives;
     std::vector<Eigen::MatrixXd> trace;      ///< decisions at recorded iterations (with trace)
+    std::vector<MessageRecord> messages;     ///< recorded messages (RunnerOptions::messages)
+    /** The eavesdropper's final reconstruction and its truth (data point or gradient; empty
+     *  without an eavesdropper). */
+    Eigen::VectorXd attackEstimate, attackTruth;
     double wallSeconds = 0.0;
     /** Outside the runner's shard: not run, nothing recorded; writers leave it out. */
     bool skipped = false;
@@ -110,6 +117,7 @@ struct RunResult {
     std::string accountant; ///< accountant name, "" when none
     std::vector<std::string> alternativeBounds; ///< names of the accountant's alternatives()
     std::vector<std::string> warnings;
+    std::string attack; ///< what the eavesdropper reconstructs ("" without one)
     std::vector<RepetitionResult> repetitions;
     /** Worst status over repetitions (Diverged > Cancelled > Ok). */
     RunStatus status() const;
@@ -161,6 +169,7 @@ struct RunnerOptions {
     bool trace = false;         ///< keep decisions at recorded iterations
     int batchSize = 64;         ///< recorded points per observer batch
     Shard shard;                ///< the part of the job list to run (default: all of it)
+    MessageRecording messages;  ///< messages to record (teaching views); none by default
 };
 
 class Runner
