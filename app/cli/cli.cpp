@@ -174,7 +174,7 @@ Result<Experiment> loadWithOverrides(const std::string &path, const Args &args, 
         }
     }
     auto inFile = [&](Error err) {
-        if (err.code != ErrorCode::ParseError && err.where.find(path) != 0)
+        if (err.where.find(path) != 0) // every message names the experiment file first
             err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
         return err;
     };

@@ -201,6 +201,8 @@ public:
                 out += (out.empty() ? "" : ".") + f.key;
             }
         }
+        if (out.size() > 120) // hostile depth: the start of the path is what locates it
+            out = out.substr(0, 120) + "...";
         return out.empty() ? "(top level)" : out;
     }
 

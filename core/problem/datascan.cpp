@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <optional>
 
 #include <sys/stat.h>
@@ -369,6 +370,36 @@ Result<DataHeader> scanIdxHeader(const std::string &images, const std::string &l
     return header;
 }
 
+namespace {
+
+std::string fileStamp(const std::string &path);
+
+/** Header scans of unchanged files are remembered (a sweep resolves every point, the GUI
+ *  resolves as you edit): key = scan kind + options + the file's path, size and mtime. */
+template <class Scan>
+Result<DataHeader> cachedScan(const std::string &kind, const std::string &file, Scan scan)
+{
+    static std::mutex mutex;
+    static std::map<std::string, DataHeader> cache;
+    const std::string stamp = fileStamp(file);
+    const std::string key = kind + "|" + stamp;
+    if (!stamp.empty()) {
+        std::lock_guard lock(mutex);
+        if (auto it = cache.find(key); it != cache.end())
+            return it->second;
+    }
+    auto header = scan();
+    if (header && !stamp.empty()) {
+        std::lock_guard lock(mutex);
+        if (cache.size() > 256)
+            cache.clear();
+        cache.emplace(key, *header);
+    }
+    return header;
+}
+
+} // namespace
+
 Result<std::vector<ProblemDataHeader>> scanProblemData(const Json &resolved, const std::string &path,
                                                        const std::string &baseDir)
 {
@@ -406,9 +437,11 @@ Result<std::vector<ProblemDataHeader>> scanProblemData(const Json &resolved, con
                 CsvOptions options;
                 const std::string h = data.value("header", std::string("auto"));
                 options.header = h == "yes" ? CsvOptions::Header::Yes : h == "no" ? CsvOptions::Header::No : CsvOptions::Header::Auto;
-                header = scanCsvHeader(file, options);
+                header = cachedScan("csv" + h, file, [&] { return scanCsvHeader(file, options); });
             } else {
-                header = scanLibsvmHeader(file, static_cast<int>(data.value("features", 0LL)));
+                const int features = static_cast<int>(data.value("features", 0LL));
+                header = cachedScan("libsvm" + std::to_string(features), file,
+                                    [&] { return scanLibsvmHeader(file, features); });
             }
         } else if (source == "idx") {
             const std::string images = resolveFile(data, "images");
@@ -491,6 +524,9 @@ Result<Dataset> DataCache::get(const std::string &key, Load load)
     ++mMisses;
     if (bytes > mCapacity)
         return loaded;
+    for (const auto &entry : mEntries)
+        if (entry.key == key) // another thread loaded it meanwhile
+            return loaded;
     mEntries.push_front({key, std::move(shared), bytes});
     mBytes += bytes;
     while (mBytes > mCapacity && !mEntries.empty()) {

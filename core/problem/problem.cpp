@@ -198,10 +198,11 @@ void estimateProblem(ProblemSpec &spec, int agents, const std::string &path)
             spec.bytesPath = joinPath(path, "samples");
         return;
     }
-    // Data problems: the loaded matrix, its train/test and per-agent copies, standardisation.
+    // Data problems: the loaded matrix, the data cache's copy, its train/test and per-agent
+    // copies, standardisation.
     double largest = 0;
     for (const auto &h : spec.data) {
-        spec.bytes += 3.0 * h.header.matrixBytes() + 24.0 * static_cast<double>(h.header.samples);
+        spec.bytes += 4.0 * h.header.matrixBytes() + 24.0 * static_cast<double>(h.header.samples);
         if (h.header.matrixBytes() > largest) {
             largest = h.header.matrixBytes();
             spec.bytesPath = h.path;

@@ -236,7 +236,7 @@ TEST(CliRun, FailedReplaceReportsErrorAndLeavesNoTemporaryFile)
     std::filesystem::create_directories(dir / "out" / "metrics.csv");
     writeText(dir / "out" / "metrics.csv" / "keep.txt", "precious");
     const auto r = runCli("run " + quote((dir / "e.json").string()) + " --out " + quote((dir / "out").string()) + " --quiet");
-    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.exitCode, 2) << r.err; // an output folder that cannot be written is invalid input
     EXPECT_NE(r.err.find("metrics.csv"), std::string::npos) << r.err;
     EXPECT_EQ(readText(dir / "out" / "metrics.csv" / "keep.txt"), "precious");
     for (const auto &entry : std::filesystem::directory_iterator(dir / "out"))
@@ -254,7 +254,7 @@ TEST(CliRun, FailedWriteLeavesExistingFilesUntouched)
     std::filesystem::permissions(dir / "out", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     const auto r = runCli("run " + quote((dir / "e.json").string()) + " --out " + quote((dir / "out").string()) + " --quiet");
     std::filesystem::permissions(dir / "out", std::filesystem::perms::owner_all);
-    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.exitCode, 2) << r.err; // an unwritable output folder is invalid input
     EXPECT_EQ(readText(dir / "out" / "metrics.csv"), "precious");
 }
 

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The error classes of docs/errors.md, one case per row: each hostile input gives exit 2 and one
+// line on stderr with the documented message (and the row in docs/errors.md shows that message).
+// None of them may give exit 1, which is reserved for bugs (ErrorCode::Internal).
+#include "clitest.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+namespace dplab::test {
+namespace {
+
+using Json = nlohmann::json;
+
+Json base()
+{
+    return Json::parse(R"({
+      "format": "dplab-experiment", "version": 1, "name": "errors", "seed": 1,
+      "iterations": 10, "repetitions": 1,
+      "graph": { "directed": false, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0]] },
+      "problem": { "type": "quadratic", "dimension": 2 },
+      "runs": [ { "label": "GT", "algorithm": "gradient-tracking", "params": { "stepsize": 0.05 } } ]
+    })");
+}
+
+struct ErrorCase {
+    std::string id;       ///< the row's id in docs/errors.md
+    std::string expected; ///< a fragment of the one-line message (also in the docs row)
+    /** Prepares files in `dir` and returns the CLI arguments. */
+    std::function<std::string(const std::filesystem::path &dir)> setup;
+};
+
+std::string writeExperiment(const std::filesystem::path &dir, const Json &doc)
+{
+    writeText(dir / "e.json", doc.dump());
+    return quote((dir / "e.json").string());
+}
+
+std::string validateWith(const std::filesystem::path &dir, const std::function<void(Json &)> &mutate)
+{
+    Json doc = base();
+    mutate(doc);
+    return "validate " + writeExperiment(dir, doc);
+}
+
+std::string idx(int type, std::vector<std::uint32_t> dims, const std::string &payload)
+{
+    std::string h = {0, 0, static_cast<char>(type), static_cast<char>(dims.size())};
+    for (auto d : dims)
+        for (int s = 24; s >= 0; s -= 8)
+            h += static_cast<char>((d >> s) & 0xff);
+    return h + payload;
+}
+
+std::vector<ErrorCase> cases()
+{
+    return {
+        {"malformed-json", "invalid JSON: syntax error",
+         [](const auto &dir) {
+             writeText(dir / "e.json", "{\n  \"seed\": 1,,\n}\n");
+             return "validate " + quote((dir / "e.json").string());
+         }},
+        {"json-depth", "JSON nested deeper than 128 levels",
+         [](const auto &dir) {
+             writeText(dir / "e.json", "{\"problem\": " + std::string(20000, '[') + std::string(20000, ']') + "}");
+             return "validate " + quote((dir / "e.json").string());
+         }},
+        {"number-range", "number outside the range of a double",
+         [](const auto &dir) {
+             writeText(dir / "e.json", "{\"runs\": [{\"params\": {\"stepsize\": 1e400}}]}");
+             return "validate " + quote((dir / "e.json").string());
+         }},
+        {"unknown-key", "runs[0].params.step: unknown key",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["runs"][0]["params"]["step"] = 1; }); }},
+        {"wrong-type", "iterations: must be a whole number",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["iterations"] = "ten"; }); }},
+        {"out-of-range", "runs[0].params.stepsize: scale must be in (0, 1e+06], got -1",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["runs"][0]["params"]["stepsize"] = -1; }); }},
+        {"version", "version: this DPLab reads version 1 files, not 2",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["version"] = 2; }); }},
+        {"graph-connectivity", "graph: not connected",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) { e["graph"]["edges"] = Json::parse("[[0,1],[2,3]]"); });
+         }},
+        {"graph-kind", "push-pull is for directed graphs",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["runs"][0]["algorithm"] = "push-pull"; }); }},
+        {"weights", "graph.weights.matrix: row 0 sums to",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) {
+                 e["graph"]["weights"] = Json{{"scheme", "matrix"},
+                                              {"matrix", Json::parse("[[0.5,0.1,0,0.1],[0.25,0.5,0.25,0],[0,0.25,0.5,0.25],"
+                                                                     "[0.25,0,0.25,0.5]]")}};
+             });
+         }},
+        {"data-missing", "problem.data.path",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) {
+                 e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "nope.csv"}}}};
+             });
+         }},
+        {"data-malformed", "bad.csv:3: column 2: \"oops\" is not a finite number",
+         [](const auto &dir) {
+             writeText(dir / "bad.csv", "1,2,0\n3,4,1\n5,oops,0\n7,8,1\n");
+             Json e = base();
+             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "bad.csv"}}}};
+             return "validate --deep " + writeExperiment(dir, e);
+         }},
+        {"data-header", "truncated: the header declares",
+         [](const auto &dir) {
+             writeText(dir / "labels.idx", idx(0x08, {2}, "\1\2"));
+             writeText(dir / "images.idx", idx(0x08, {2, 60000, 60000}, "abc"));
+             Json e = base();
+             e["problem"] = Json{{"type", "online-multiclass"},
+                                 {"data", {{"source", "idx"}, {"images", "images.idx"}, {"labels", "labels.idx"}}}};
+             e["runs"][0]["algorithm"] = "pdocg";
+             e["runs"][0]["params"] = Json::object();
+             return "validate " + writeExperiment(dir, e);
+         }},
+        {"data-corrupt", "corrupt or truncated compressed file",
+         [](const auto &dir) {
+             std::string csv;
+             for (int i = 0; i < 3000; ++i)
+                 csv += std::to_string(i) + "," + std::to_string(i % 2) + "\n";
+             const std::string file = (dir / "d.csv.gz").string();
+             gzFile f = gzopen(file.c_str(), "wb");
+             gzwrite(f, csv.data(), static_cast<unsigned>(csv.size()));
+             gzclose(f);
+             std::filesystem::resize_file(file, std::filesystem::file_size(file) / 2);
+             Json e = base();
+             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "d.csv.gz"}}}};
+             return "validate " + writeExperiment(dir, e);
+         }},
+        {"limit-memory", "problem.dimension: the experiment needs an estimated",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["problem"]["dimension"] = 100000; }); }},
+        {"limit-data", "problem.data: the experiment needs an estimated",
+         [](const auto &dir) {
+             writeText(dir / "wide.svm", "1 1:0.5 2000000000:1\n-1 3:1\n");
+             Json e = base();
+             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "libsvm"}, {"path", "wide.svm"}}}};
+             return "validate " + writeExperiment(dir, e);
+         }},
+        {"limit-override", "iterations: the experiment needs an estimated 25.9 MiB of memory, more than the limit of 1 MiB",
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["iterations"] = 100000; }) + " --max-memory 1M"; }},
+        {"sweep-point", "sweep.values[1]: runs[0].params.stepsize: scale must be in (0, 1e+06], got -1 (sweep value -1)",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) {
+                 e["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, -1}}};
+             });
+         }},
+        {"sweep-size", "sweep.values: has 10001 values; at most 10000",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) {
+                 e["sweep"] = Json{{"parameter", "seed"}, {"values", Json::array()}};
+                 for (int i = 0; i < 10001; ++i)
+                     e["sweep"]["values"].push_back(i);
+             });
+         }},
+        {"io-missing", "nope.json: no such file",
+         [](const auto &dir) { return "validate " + quote((dir / "nope.json").string()); }},
+        {"io-folder", "is a folder, not a file", [](const auto &dir) { return "validate " + quote(dir.string()); }},
+        {"io-device", "/dev/zero: is a device, not a regular file", [](const auto &) { return std::string("validate /dev/zero"); }},
+        {"io-fifo", "is a pipe (FIFO), not a regular file",
+         [](const auto &dir) {
+             ::mkfifo((dir / "fifo.json").c_str(), 0600);
+             return "validate " + quote((dir / "fifo.json").string());
+         }},
+        {"cli-threads", "--threads: must be between 1 and 256",
+         [](const auto &dir) {
+             return "run " + writeExperiment(dir, base()) + " --out " + quote((dir / "out").string()) + " --threads 100000";
+         }},
+        {"cli-size", "--max-memory: must be a size such as 8G",
+         [](const auto &dir) { return validateWith(dir, [](Json &) {}) + " --max-memory lots"; }},
+        {"cli-option", "--frobnicate: unknown option",
+         [](const auto &dir) { return validateWith(dir, [](Json &) {}) + " --frobnicate"; }},
+    };
+}
+
+void PrintTo(const ErrorCase &c, std::ostream *out)
+{
+    *out << c.id;
+}
+
+class ErrorClasses : public ::testing::TestWithParam<ErrorCase>
+{
+};
+
+TEST_P(ErrorClasses, ExitTwoWithOneDocumentedLine)
+{
+    const ErrorCase &c = GetParam();
+    TempDir dir;
+    const auto r = runCli(c.setup(dir.path()));
+    if (std::getenv("DPLAB_SHOW_ERRORS")) // to refresh the examples in docs/errors.md
+        std::cout << c.id << " => " << r.err;
+    EXPECT_EQ(r.exitCode, 2) << c.id << ": " << r.err;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << c.id << ": got \"" << r.err << "\"";
+    // One line, unless the usage text follows a command-line error.
+    if (c.id.rfind("cli-option", 0) != 0)
+        EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.id << ": " << r.err;
+
+    // The row of docs/errors.md shows the same message.
+    const std::string docs = readText(std::filesystem::path(DPLAB_TEST_SOURCE_DIR) / "docs" / "errors.md");
+    const auto row = docs.find("| `" + c.id + "` |");
+    ASSERT_NE(row, std::string::npos) << "docs/errors.md has no row for " << c.id;
+    const std::string line = docs.substr(row, docs.find('\n', row) - row);
+    EXPECT_NE(line.find(c.expected), std::string::npos) << "docs/errors.md row of " << c.id << " lacks \"" << c.expected << "\"";
+}
+
+INSTANTIATE_TEST_SUITE_P(Docs, ErrorClasses, ::testing::ValuesIn(cases()),
+                         [](const ::testing::TestParamInfo<ErrorCase> &info) {
+                             std::string name = info.param.id;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
+
+TEST(ErrorClasses, EveryDocumentedRowHasATest)
+{
+    const std::string docs = readText(std::filesystem::path(DPLAB_TEST_SOURCE_DIR) / "docs" / "errors.md");
+    std::size_t rows = 0;
+    for (std::size_t at = docs.find("\n| `"); at != std::string::npos; at = docs.find("\n| `", at + 1)) {
+        const auto end = docs.find("` |", at);
+        const std::string id = docs.substr(at + 4, end - at - 4);
+        bool tested = false;
+        for (const auto &c : cases())
+            tested = tested || c.id == id;
+        EXPECT_TRUE(tested) << "docs/errors.md row " << id << " has no test case";
+        ++rows;
+    }
+    EXPECT_EQ(rows, cases().size());
+}
+
+} // namespace
+} // namespace dplab::test
