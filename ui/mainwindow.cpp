@@ -14,6 +14,7 @@
 #include "inspectorwidget.h"
 #include "liveresults.h"
 #include "metricplot.h"
+#include "openresults.h"
 #include "plotpanel.h"
 #include "presetlibrary.h"
 #include "reportwriter.h"
@@ -325,6 +326,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(mNewAction);
     file->addAction(mOpenAction);
+    file->addAction(tr("Open Res&ults…"), this, &MainWindow::openResults)
+        ->setToolTip(tr("Show a results folder (dplab-cli run or merge) in the result views without running"));
     mRecentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(mSaveAction);
     file->addAction(mSaveAsAction);
@@ -646,6 +649,32 @@ void MainWindow::open()
     QString error;
     if (!loadFile(path, &error))
         showWarning(this, tr("Open experiment"), tr("Could not open %1:\n%2").arg(path, error));
+}
+
+void MainWindow::openResults()
+{
+    if (!maybeSave())
+        return;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open results"), QDir::homePath());
+    QString error;
+    if (!dir.isEmpty() && !loadResults(dir, &error))
+        showWarning(this, tr("Open results"), tr("Could not open the results in %1:\n%2").arg(dir, error));
+}
+
+bool MainWindow::loadResults(const QString &dir, QString *error)
+{
+    OpenedResults opened;
+    if (!openResultsFolder(dir, &opened, error))
+        return false;
+    resetRun();
+    if (!mDocument->loadJson(opened.experiment->resolved, opened.baseDir, QString(), error))
+        return false;
+    QVector<QColor> colors;
+    for (int r = 0; r < static_cast<int>(opened.experiment->runs.size()); ++r)
+        colors.push_back(mDocument->runColor(r));
+    showOpenedResults(opened, colors, mResults, mPlots, mComparison, mSweep);
+    statusBar()->showMessage(tr("Showing the results in %1 (not re-run)").arg(dir), 8000);
+    return true;
 }
 
 bool MainWindow::save()

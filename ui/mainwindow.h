@@ -56,6 +56,9 @@ public:
     void showInitially();
     /** Opens without asking (tests, command line): replaces the document. */
     bool loadFile(const QString &path, QString *error);
+    /** Shows a results folder (run or merge output) in the result views without running, and its
+     *  experiment in the editor, untitled (File ▸ Open Results…; no questions asked). */
+    bool loadResults(const QString &dir, QString *error);
 
     ExperimentDocument *document() const { return mDocument; }
     GraphScene *graphScene() const { return mScene; }
@@ -87,6 +90,7 @@ public:
 public slots:
     void newExperiment();
     void open();
+    void openResults();
     bool save();
     bool saveAs();
     /** Run (or resume when paused). */
