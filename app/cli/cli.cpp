@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
+#include "interrupt.h"
 
 #ifdef DPLAB_CLI_REPORT
 #include "clireport.h"
@@ -10,6 +11,8 @@
 #include "dplab/common/limits.h"
 #include "dplab/compress/compressor.h"
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/outputfolder.h"
+#include "dplab/engine/results.h"
 #include "dplab/engine/runner.h"
 #include "dplab/engine/writers.h"
 #include "dplab/graph/analysis.h"
@@ -18,6 +21,7 @@
 #include "dplab/problem/problem.h"
 
 #include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -37,9 +41,11 @@ namespace {
 
 const char *const kUsage =
     "usage:\n"
-    "  dplab-cli run EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--max-memory SIZE] [--quiet]\n"
+    "  dplab-cli run EXPERIMENT.json --out DIR [--shard I/N] [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--max-memory SIZE] [--quiet]\n"
+    "  dplab-cli merge DIR... --out DIR [--quiet]\n"
     "  dplab-cli validate EXPERIMENT.json [--deep] [--max-memory SIZE]\n"
     "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--max-memory SIZE] [--quiet]\n"
+    "  dplab-cli report --from RESULTS_DIR [--out DIR] [--quiet]\n"
     "  dplab-cli list algorithms|compressors|problems|generators|weights [--json]\n"
     "  dplab-cli graph --generator TYPE --nodes N [--weights SCHEME] [--set KEY=VALUE]... [--json]\n"
     "exit codes: 0 success, 2 invalid input (including over a limit, unreadable or corrupt files), 3 a run diverged,\n"
@@ -240,10 +246,36 @@ private:
     long long mLastPercent = -1;
 };
 
+/** Opens --out for writing before anything runs (writable, not the experiment's own files,
+ *  not locked by another process); exit-2 errors name --out. */
+Result<std::unique_ptr<OutputFolder>> openOutputFolder(const std::string &dir, const std::string &experimentPath)
+{
+    OutputFolder::Options options;
+    if (!experimentPath.empty())
+        options.protect.push_back(experimentPath);
+    auto folder = OutputFolder::open(dir, options);
+    if (!folder) {
+        Error err = folder.error();
+        err.where = "--out " + err.where;
+        return err;
+    }
+    return folder;
+}
+
+/** Points the SIGINT/SIGTERM watcher at a folder for as long as it lives. */
+class InterruptTarget
+{
+public:
+    explicit InterruptTarget(OutputFolder *folder) { setInterruptTarget(folder); }
+    ~InterruptTarget() { setInterruptTarget(nullptr); }
+    InterruptTarget(const InterruptTarget &) = delete;
+    InterruptTarget &operator=(const InterruptTarget &) = delete;
+};
+
 int commandRun(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory"});
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--shard"});
     if (!args)
         return usageError(args.error().toString());
     if (args->positional.size() != 1)
@@ -258,9 +290,19 @@ int commandRun(int argc, char **argv)
             return reportError(resolve.error());
         options.threads = resolve->threads;
     }
+    if (args->has("--shard")) {
+        auto shard = parseShard(args->value("--shard"), "--shard");
+        if (!shard)
+            return reportError(shard.error());
+        options.shard = *shard;
+    }
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
         return reportError(experiment.error());
+    auto folder = openOutputFolder(args->value("--out"), args->positional[0]);
+    if (!folder)
+        return reportError(folder.error());
+    InterruptTarget target(folder->get());
     const bool quiet = args->has("--quiet");
     ConsoleObserver observer(*experiment, quiet);
     const auto started = std::chrono::steady_clock::now();
@@ -268,15 +310,61 @@ int commandRun(int argc, char **argv)
     observer.clearBar();
     if (!result)
         return reportError(result.error());
-    if (auto s = writeRunOutputs(args->value("--out"), *experiment, *result, options.trace); !s)
+    if (auto s = stageRunOutputs(**folder, *experiment, *result, options.trace); !s)
+        return reportError(s.error());
+    if (auto s = (*folder)->commit(); !s)
         return reportError(s.error());
     if (!quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        std::fprintf(stderr, "wrote %s (%zu run(s) × %d repetition(s), %lld iterations) in %.2f s\n",
-                     args->value("--out").c_str(), experiment->runs.size(), experiment->repetitions,
+        std::size_t jobs = 0;
+        for (std::size_t k = 0; k < result->jobs.size(); ++k)
+            jobs += options.shard.contains(k) ? 1 : 0;
+        const std::string part = options.shard.whole() ? std::string()
+                                                        : " shard " + args->value("--shard") + ": " + std::to_string(jobs)
+                                                              + " of " + std::to_string(result->jobs.size()) + " jobs,";
+        std::fprintf(stderr, "wrote %s (%s%zu run(s) × %d repetition(s), %lld iterations) in %.2f s\n",
+                     args->value("--out").c_str(), part.c_str(), experiment->runs.size(), experiment->repetitions,
                      experiment->iterations, seconds);
     }
     return result->diverged() ? Diverged : Success;
+}
+
+int commandMerge(int argc, char **argv)
+{
+    auto args = parseArgs(argc, argv, 2, {"--quiet"}, {"--out"});
+    if (!args)
+        return usageError(args.error().toString());
+    if (args->positional.empty())
+        return usageError("merge takes the shard folders");
+    if (!args->has("--out"))
+        return usageError("merge needs --out DIR");
+    for (const auto &dir : args->positional) {
+        std::error_code ec;
+        if (std::filesystem::equivalent(dir, args->value("--out"), ec))
+            return reportError(Error::invalid("--out " + dir, "is one of the shard folders; merge into another folder"));
+    }
+    auto folder = openOutputFolder(args->value("--out"), "");
+    if (!folder)
+        return reportError(folder.error());
+    InterruptTarget target(folder->get());
+    std::vector<ResultsFolder> shards;
+    for (const auto &dir : args->positional) {
+        auto shard = readResultsFolder(dir);
+        if (!shard)
+            return reportError(shard.error());
+        shards.push_back(std::move(*shard));
+    }
+    auto merged = mergeResultsFolders(std::move(shards));
+    if (!merged)
+        return reportError(merged.error());
+    if (auto s = stageRunOutputs(**folder, merged->experiment, merged->result, merged->manifest.trace); !s)
+        return reportError(s.error());
+    if (auto s = (*folder)->commit(); !s)
+        return reportError(s.error());
+    if (!args->has("--quiet"))
+        std::fprintf(stderr, "merged %zu shard(s), %zu jobs, into %s\n", args->positional.size(),
+                     merged->result.jobs.size(), args->value("--out").c_str());
+    return merged->result.diverged() ? Diverged : Success;
 }
 
 /** The overrides given on the command line, as the report mentions them. */
@@ -289,20 +377,74 @@ std::string overridesText(const Args &args)
     return text;
 }
 
+#ifdef DPLAB_CLI_REPORT
+/** `report --from DIR`: the report of a results folder (a run or a merge), without running. */
+int commandReportFrom(int argc, char **argv, const Args &args)
+{
+    const std::string from = args.value("--from");
+    const std::string dir = args.has("--out") ? args.value("--out") : from;
+    OutputFolder::Options options;
+    options.replaceSet = false; // adds report.html and report.pdf to the set
+    auto folder = OutputFolder::open(dir, options);
+    if (!folder) {
+        Error err = folder.error();
+        err.where = (args.has("--out") ? "--out " : "--from ") + err.where;
+        return reportError(err);
+    }
+    InterruptTarget target(folder->get());
+    const auto started = std::chrono::steady_clock::now();
+    auto results = readResultsFolder(from);
+    if (!results)
+        return reportError(results.error());
+    if (!results->manifest.shard.whole())
+        return reportError(Error::invalid(from, "holds shard " + std::to_string(results->manifest.shard.index) + "/"
+                                                    + std::to_string(results->manifest.shard.count)
+                                                    + " only; merge the shards first (dplab-cli merge DIR... --out DIR)"));
+    auto experiment = loadFolderExperiment(*results);
+    if (!experiment)
+        return reportError(experiment.error());
+    auto shared = std::make_shared<const Experiment>(std::move(*experiment));
+    auto sharedResult = std::make_shared<const ExperimentResult>(std::move(results->result));
+    std::string error;
+    int pages = 0;
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", &error, &pages)) {
+        std::cerr << "dplab-cli: " << error << "\n";
+        return Failure;
+    }
+    if (auto s = (*folder)->commit(); !s)
+        return reportError(s.error());
+    if (!args.has("--quiet")) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        std::fprintf(stderr, "wrote %s/report.html and report.pdf (%d pages) in %.2f s\n", dir.c_str(), pages, seconds);
+    }
+    return Success;
+}
+#endif
+
 int commandReport(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory"});
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from"});
     if (!args)
         return usageError(args.error().toString());
-    if (args->positional.size() != 1)
-        return usageError("report takes one experiment file");
-    if (!args->has("--out"))
-        return usageError("report needs --out DIR");
+    if (args->has("--from")) {
+        if (!args->positional.empty())
+            return usageError("report --from DIR takes no experiment file (it reports the results in DIR)");
+        for (const char *key : {"--seed", "--iterations", "--repetitions", "--threads"})
+            if (args->has(key))
+                return usageError(std::string("report --from does not run anything: ") + key + " does not apply");
+    } else {
+        if (args->positional.size() != 1)
+            return usageError("report takes one experiment file");
+        if (!args->has("--out"))
+            return usageError("report needs --out DIR");
+    }
 #ifndef DPLAB_CLI_REPORT
     std::cerr << "dplab-cli: report needs the UI library (this build has DPLAB_BUILD_UI=OFF)\n";
     return InvalidInput;
 #else
+    if (args->has("--from"))
+        return commandReportFrom(argc, argv, *args);
     RunnerOptions options;
     {
         auto resolve = resolveOptions(*args);
@@ -313,6 +455,11 @@ int commandReport(int argc, char **argv)
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
         return reportError(experiment.error());
+    const std::string dir = args->value("--out");
+    auto folder = openOutputFolder(dir, args->positional[0]);
+    if (!folder)
+        return reportError(folder.error());
+    InterruptTarget target(folder->get());
     const bool quiet = args->has("--quiet");
     ConsoleObserver observer(*experiment, quiet);
     const auto started = std::chrono::steady_clock::now();
@@ -321,16 +468,17 @@ int commandReport(int argc, char **argv)
     observer.clearBar();
     if (!result)
         return reportError(result.error());
-    const std::string dir = args->value("--out");
-    if (auto s = writeRunOutputs(dir, *shared, *result, false); !s)
+    if (auto s = stageRunOutputs(**folder, *shared, *result, false); !s)
         return reportError(s.error());
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(*result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, dir, shared, sharedResult, overridesText(*args), &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), &error, &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }
+    if (auto s = (*folder)->commit(); !s)
+        return reportError(s.error());
     if (!quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         std::fprintf(stderr, "wrote %s/report.html and report.pdf (%d pages) in %.2f s\n", dir.c_str(), pages, seconds);
@@ -610,9 +758,12 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usageError("no command");
     const std::string command = argv[1];
+    installInterruptHandling();
     try {
         if (command == "run")
             return commandRun(argc, argv);
+        if (command == "merge")
+            return commandMerge(argc, argv);
         if (command == "validate")
             return commandValidate(argc, argv);
         if (command == "list")

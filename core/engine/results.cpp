@@ -507,15 +507,15 @@ Result<ResultsFolder> mergeResultsFolders(std::vector<ResultsFolder> shards)
     auto shardName = [](const ResultsManifest &m) {
         return "shard " + std::to_string(m.shard.index) + "/" + std::to_string(m.shard.count);
     };
-    for (const auto &s : shards) {
+    for (const auto &s : shards) { // the version first: another version may resolve a file differently
         const ResultsManifest &m = s.manifest;
+        if (m.dplabVersion != m0.dplabVersion)
+            return Error::invalid(s.dir, "was written by DPLab " + m.dplabVersion + ", " + first.dir + " by DPLab "
+                                             + m0.dplabVersion + "; merge only shards of one DPLab version");
         if (m.experimentHash != m0.experimentHash)
             return Error::invalid(s.dir, "is from another experiment (\"" + m.experimentName + "\", " + m.experimentHash
                                              + ") than " + first.dir + " (\"" + m0.experimentName + "\", " + m0.experimentHash
                                              + "); shards must be runs of one experiment file with the same seed and overrides");
-        if (m.dplabVersion != m0.dplabVersion)
-            return Error::invalid(s.dir, "was written by DPLab " + m.dplabVersion + ", " + first.dir + " by DPLab "
-                                             + m0.dplabVersion + "; merge only shards of one DPLab version");
         if (m.shard.count != m0.shard.count)
             return Error::invalid(s.dir, "is " + shardName(m) + " but " + first.dir + " is " + shardName(m0)
                                              + "; merge the shards of one split");

@@ -254,7 +254,7 @@ TEST(CliRun, FailedWriteLeavesExistingFilesUntouched)
     std::filesystem::permissions(dir / "out", std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     const auto r = runCli("run " + quote((dir / "e.json").string()) + " --out " + quote((dir / "out").string()) + " --quiet");
     std::filesystem::permissions(dir / "out", std::filesystem::perms::owner_all);
-    EXPECT_EQ(r.exitCode, 2) << r.err; // an unwritable output folder is invalid input
+    EXPECT_EQ(r.exitCode, 2) << r.err; // an unwritable --out is invalid input, found before running
     EXPECT_EQ(readText(dir / "out" / "metrics.csv"), "precious");
 }
 

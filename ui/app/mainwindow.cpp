@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "mainwindow.h"
 
+#include "openresults.h"
+
 #include "experimentdocument.h"
 #include "experimentfiles.h"
 #include "experimentpanel.h"
@@ -18,6 +20,8 @@
 #include "runstatuswidget.h"
 
 #include <QAction>
+#include <QDir>
+#include <QFileDialog>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
@@ -148,6 +152,8 @@ void MainWindow::createMenus()
     mFiles->setRecentMenu(file->addMenu(tr("Open &Recent")));
     file->addAction(mFiles->saveAction());
     file->addAction(mFiles->saveAsAction());
+    file->addAction(tr("Open Res&ults…"), this, &MainWindow::openResults)
+        ->setToolTip(tr("Show a results folder (dplab-cli run or merge) in the result views without running"));
     file->addSeparator();
     file->addAction(mGraphActions->importAction());
     file->addAction(mGraphActions->exportAction());
@@ -407,6 +413,32 @@ void MainWindow::about()
                           "cumulative ε live.</p>"
                           "<p>Licensed under the GNU GPL, version 3 or later. Plots by QCustomPlot (GPL-3).</p>")
                            .arg(version()));
+}
+
+void MainWindow::openResults()
+{
+    if (!mFiles->maybeSave())
+        return;
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open results"), QDir::homePath());
+    QString error;
+    if (!dir.isEmpty() && !loadResults(dir, &error))
+        QMessageBox::warning(this, tr("Open results"), tr("Could not open the results in %1:\n%2").arg(dir, error));
+}
+
+bool MainWindow::loadResults(const QString &dir, QString *error)
+{
+    OpenedResults opened;
+    if (!openResultsFolder(dir, &opened, error))
+        return false;
+    mRunActions->resetRun();
+    if (!mDocument->loadJson(opened.experiment->resolved, opened.baseDir, QString(), error))
+        return false;
+    QVector<QColor> colors;
+    for (int r = 0; r < static_cast<int>(opened.experiment->runs.size()); ++r)
+        colors.push_back(mDocument->runColor(r));
+    showOpenedResults(opened, colors, mResults, plotPanel(), comparisonView(), sweepView());
+    statusBar()->showMessage(tr("Showing the results in %1 (not re-run)").arg(dir), 8000);
+    return true;
 }
 
 } // namespace dplab

@@ -84,7 +84,13 @@ public:
     /** The status bar's run state text. */
     QString runStatusText() const;
 
+    /** Shows a results folder (run or merge output) in the result views without running, and its
+     *  experiment in the editor, untitled (File ▸ Open Results…; no questions asked). */
+    bool loadResults(const QString &dir, QString *error);
+
 public slots:
+    /** File ▸ Open Results…: asks for a results folder, then loadResults. */
+    void openResults();
     void startRun();
     void pauseRun();
     void stepRun();
