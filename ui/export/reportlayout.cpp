@@ -163,6 +163,7 @@ struct Flow {
     double bottom = kPageHeight - kMargin;
     double y = kMargin;
     QVector<QVector<Op>> pages = {{}};
+    QVector<ReportLayout::Placement> placed;
 
     double remaining() const { return bottom - y; }
     bool atTop() const { return y <= top + 0.5; }
@@ -172,6 +173,17 @@ struct Flow {
         y = top;
     }
     void add(Op op) { pages.last().append(std::move(op)); }
+    /** Records where something went on the current page. */
+    void mark(ReportLayout::Placement::Kind kind, const QRectF &rect, int index, int row = -1)
+    {
+        ReportLayout::Placement p;
+        p.kind = kind;
+        p.page = static_cast<int>(pages.size()) - 1;
+        p.rect = rect;
+        p.index = index;
+        p.row = row;
+        placed << p;
+    }
     /** Vertical space, dropped at the top of a page. */
     void space(double s)
     {
@@ -282,7 +294,7 @@ double longestLine(const QString &text, const QFontMetricsF &metrics)
 
 double longestWord(const QString &text, const QFontMetricsF &metrics)
 {
-    static const QRegularExpression space(QStringLiteral("\\s+"));
+    static const QRegularExpression space(QStringLiteral("[\\s\\x{200B}]+"));
     double w = 0;
     for (const QString &word : text.split(space, Qt::SkipEmptyParts))
         w = std::max(w, metrics.horizontalAdvance(word));
@@ -319,10 +331,13 @@ TableBox layoutTable(std::vector<std::string> header, std::vector<std::vector<st
     t.header = !header.empty();
     std::vector<std::vector<QString>> text;
     if (t.header) {
+        // Header cells name metrics and JSON paths (distance_to_optimum, graph.generator.rho_w):
+        // let them break after '_' and '.' (a zero-width space) rather than anywhere.
+        static const QRegularExpression joint(QStringLiteral("([_.])(?=\\w)"));
         header.resize(columns);
         text.emplace_back();
         for (const auto &cell : header)
-            text.back().push_back(toQString(cell));
+            text.back().push_back(toQString(cell).replace(joint, QStringLiteral("\\1\u200B")));
     }
     for (auto &row : rows) {
         row.resize(columns);
@@ -396,8 +411,9 @@ Op tableRowOp(const TableBox &t, int index, double x, double top)
 
 /** Places a table; it starts on a new page unless its header and first rows fit, and repeats
  *  its header on every page it continues on. */
-void placeTable(Flow &flow, const TableBox &t, double x)
+void placeTable(Flow &flow, const TableBox &t, double x, int table)
 {
+    using Kind = ReportLayout::Placement::Kind;
     flow.space(4);
     const int start = std::min(t.rows(), 2);
     double first = t.headerHeight();
@@ -408,6 +424,7 @@ void placeTable(Flow &flow, const TableBox &t, double x)
         if (!t.header)
             return;
         flow.add(tableRowOp(t, 0, x, flow.y));
+        flow.mark(Kind::TableHeader, QRectF(x, flow.y, t.width(), t.heights[0]), table);
         flow.y += t.heights[0];
     };
     drawHeader();
@@ -418,6 +435,7 @@ void placeTable(Flow &flow, const TableBox &t, double x)
             drawHeader();
         }
         flow.add(tableRowOp(t, index, x, flow.y));
+        flow.mark(Kind::TableRow, QRectF(x, flow.y, t.width(), t.heights[index]), table, r);
         flow.y += t.heights[index];
     }
     flow.space(6);
@@ -455,8 +473,10 @@ public:
 
     Flow build(const std::vector<ReportBlock> &blocks, const QVector<ReportLayout::Picture> &pictures)
     {
-        for (const auto &picture : pictures)
-            (picture.id == "graph" ? mGraph : mPlots) << picture;
+        for (int k = 0; k < pictures.size(); ++k) {
+            (pictures[k].id == "graph" ? mGraph : mPlots) << pictures[k];
+            (pictures[k].id == "graph" ? mGraphIndex : mPlotIndex) << k;
+        }
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             const ReportBlock &b = blocks[k];
             const ReportBlock *next = k + 1 < blocks.size() ? &blocks[k + 1] : nullptr;
@@ -489,7 +509,7 @@ public:
                 mFlow.space(4);
                 break;
             case ReportBlock::Kind::Table:
-                placeTable(mFlow, layoutTable(b.header, b.rows, mFonts, kTextWidth, mDevice), kMargin);
+                placeTable(mFlow, layoutTable(b.header, b.rows, mFonts, kTextWidth, mDevice), kMargin, mTables++);
                 break;
             case ReportBlock::Kind::Pictures:
                 if (b.group == "graph") {
@@ -586,7 +606,7 @@ private:
         const bool hasTable = table.kind == ReportBlock::Kind::Table;
         if (mGraph.isEmpty()) {
             if (hasTable)
-                placeTable(mFlow, layoutTable(table.header, table.rows, mFonts, kTextWidth, mDevice), kMargin);
+                placeTable(mFlow, layoutTable(table.header, table.rows, mFonts, kTextWidth, mDevice), kMargin, mTables++);
             return;
         }
         const ReportLayout::Picture &picture = mGraph.front();
@@ -600,13 +620,21 @@ private:
         const double height = caption.height() + 4 + std::max(size.height(), tableHeight);
         mFlow.space(2);
         mFlow.need(height);
+        using Kind = ReportLayout::Placement::Kind;
         const double top = mFlow.y;
         mFlow.add([caption, top](QCPPainter &p) { caption.draw(p, kMargin, top, 0, caption.lines(), kMuted); });
+        mFlow.mark(Kind::Caption, QRectF(kMargin, top, kTextWidth, caption.height()), mGraphIndex.front());
         const double body = top + caption.height() + 4;
         mFlow.add(pictureOp(picture, QRectF(QPointF(kMargin, body), size)));
+        mFlow.mark(Kind::Picture, QRectF(QPointF(kMargin, body), size), mGraphIndex.front());
         double y = body;
+        const double x = kMargin + size.width() + gap;
+        const int tableNumber = hasTable ? mTables++ : -1;
         for (int index = 0; index < t.heights.size(); ++index) {
-            mFlow.add(tableRowOp(t, index, kMargin + size.width() + gap, y));
+            mFlow.add(tableRowOp(t, index, x, y));
+            const bool isHeader = t.header && index == 0;
+            mFlow.mark(isHeader ? Kind::TableHeader : Kind::TableRow, QRectF(x, y, t.width(), t.heights[index]), tableNumber,
+                       isHeader ? -1 : index - (t.header ? 1 : 0));
             y += t.heights[index];
         }
         mFlow.y = std::min(mFlow.bottom, top + height);
@@ -665,8 +693,12 @@ private:
                 mFlow.add([caption, left, captionTop](QCPPainter &p) {
                     caption.draw(p, left, captionTop, 0, caption.lines(), kMuted);
                 });
-                mFlow.add(pictureOp(mPlots[row.pictures[c]],
-                                    QRectF(QPointF(left, top + row.captionHeight + 3), cell)));
+                const QRectF area(QPointF(left, top + row.captionHeight + 3), cell);
+                mFlow.add(pictureOp(mPlots[row.pictures[c]], area));
+                const int index = mPlotIndex[row.pictures[c]];
+                mFlow.mark(ReportLayout::Placement::Kind::Caption,
+                           QRectF(left, captionTop, cell.width(), caption.height()), index);
+                mFlow.mark(ReportLayout::Placement::Kind::Picture, area, index);
             }
             mFlow.y += row.height() + 10;
         }
@@ -677,6 +709,8 @@ private:
     QPaintDevice *mDevice;
     Flow mFlow;
     QVector<ReportLayout::Picture> mGraph, mPlots;
+    QVector<int> mGraphIndex, mPlotIndex; ///< their indices in the pictures given
+    int mTables = 0;
 };
 
 } // namespace
@@ -699,6 +733,16 @@ double ReportLayout::textWidth()
     return kTextWidth;
 }
 
+QSizeF ReportLayout::pageSize()
+{
+    return QSizeF(kPageWidth, kPageHeight);
+}
+
+QRectF ReportLayout::contentRect()
+{
+    return QRectF(kMargin, kMargin, kTextWidth, kPageHeight - 2 * kMargin);
+}
+
 bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pages, QString *error)
 {
     QPdfWriter writer(path);
@@ -709,10 +753,10 @@ bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pa
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Millimeter, QMarginsF(0, 0, 0, 0)));
     const Fonts fonts = makeFonts();
-    // Reserve the footer band at the bottom of the text area.
     Builder builder(fonts, &writer);
     Flow flow = builder.build(mBlocks, mPictures);
     const int count = static_cast<int>(flow.pages.size());
+    mPlacements = flow.placed;
 
     QCPPainter painter;
     if (!painter.begin(&writer)) {
