@@ -31,6 +31,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMap>
+#include <QSet>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -353,6 +354,17 @@ void TestReportWriter::pdfLayoutKeepsCaptionsPicturesAndTableHeaders()
     blocks.push_back(plots);
     blocks.push_back(text(ReportBlock::Kind::Heading, "Final values"));
     blocks.push_back(table);
+    // A short table after a heading and a note: one piece, on the heading's page.
+    for (int p = 0; p < 2; ++p)
+        blocks.push_back(text(ReportBlock::Kind::Paragraph, std::string(400, 'y') + " filler"));
+    blocks.push_back(text(ReportBlock::Kind::Heading, "Short table"));
+    blocks.push_back(text(ReportBlock::Kind::Paragraph, "Last recorded value."));
+    ReportBlock shortTable = table;
+    shortTable.rows.resize(12);
+    for (int copies = 0; copies < 6; ++copies) {
+        blocks.push_back(text(ReportBlock::Kind::Paragraph, std::string(300, 'z') + " filler"));
+        blocks.push_back(shortTable);
+    }
 
     QVector<ReportLayout::Picture> pictures;
     int painted = 0;
@@ -440,7 +452,26 @@ void TestReportWriter::pdfLayoutKeepsCaptionsPicturesAndTableHeaders()
         }
         QCOMPARE(lastRow, 89);
         QVERIFY2(rowsOnPage.size() >= 2, "a 90-row table continues on another page");
-        QVERIFY(rowsOnPage.first() >= 2);
+        QVERIFY(rowsOnPage.first() >= 3);
+    }
+    // Short tables are never split, and the heading stays with its note and table.
+    QMap<int, int> headingPage;
+    for (const Placement &p : placed)
+        if (p.kind == Placement::Kind::Heading)
+            headingPage[p.index] = p.page;
+    QCOMPARE(headingPage.size(), 4);
+    for (int t = 3; t < 9; ++t) {
+        QSet<int> pagesOfTable;
+        int rows = 0;
+        for (const Placement &p : placed)
+            if (p.index == t && (p.kind == Placement::Kind::TableRow || p.kind == Placement::Kind::TableHeader)) {
+                pagesOfTable << p.page;
+                rows += p.kind == Placement::Kind::TableRow;
+            }
+        QCOMPARE(rows, 12);
+        QVERIFY2(pagesOfTable.size() == 1, qPrintable(QStringLiteral("short table %1 split").arg(t)));
+        if (t == 3)
+            QCOMPARE(*pagesOfTable.begin(), headingPage[3]);
     }
 }
 

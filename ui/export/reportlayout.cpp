@@ -409,17 +409,26 @@ Op tableRowOp(const TableBox &t, int index, double x, double top)
     };
 }
 
-/** Places a table; it starts on a new page unless its header and first rows fit, and repeats
- *  its header on every page it continues on. */
+/** The height a table needs on the page it starts on: all of it when it is short (a short table
+ *  is never split), else its header and first three rows. */
+double tableStart(const TableBox &t)
+{
+    const double total = std::accumulate(t.heights.begin(), t.heights.end(), 0.0);
+    if (total <= 0.4 * (kPageHeight - 2 * kMargin))
+        return total;
+    double first = t.headerHeight();
+    for (int r = 0; r < std::min(t.rows(), 3); ++r)
+        first += t.rowHeight(r);
+    return first;
+}
+
+/** Places a table; it starts on a new page unless its start fits (tableStart), and repeats its
+ *  header on every page it continues on. */
 void placeTable(Flow &flow, const TableBox &t, double x, int table)
 {
     using Kind = ReportLayout::Placement::Kind;
     flow.space(4);
-    const int start = std::min(t.rows(), 2);
-    double first = t.headerHeight();
-    for (int r = 0; r < start; ++r)
-        first += t.rowHeight(r);
-    flow.need(first);
+    flow.need(tableStart(t));
     auto drawHeader = [&] {
         if (!t.header)
             return;
@@ -480,16 +489,17 @@ public:
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             const ReportBlock &b = blocks[k];
             const ReportBlock *next = k + 1 < blocks.size() ? &blocks[k + 1] : nullptr;
+            const ReportBlock *afterNext = k + 2 < blocks.size() ? &blocks[k + 2] : nullptr;
             switch (b.kind) {
             case ReportBlock::Kind::Title:
                 placeText(mFlow, layoutRuns(b.text, mFonts.title, kTextWidth, mDevice), textStyle(kText, 0, 6));
                 break;
             case ReportBlock::Kind::Heading:
             case ReportBlock::Kind::Subheading:
-                heading(b, next);
+                heading(b, next, afterNext);
                 break;
             case ReportBlock::Kind::Paragraph:
-                paragraph(b);
+                paragraph(b, next);
                 break;
             case ReportBlock::Kind::Code: {
                 TextStyle style = textStyle(kText, 3, 6, 8, 3);
@@ -549,10 +559,20 @@ private:
         return layoutRuns(b.text, mFonts.body, kTextWidth - indent, mDevice);
     }
 
-    void paragraph(const ReportBlock &b) { placeText(mFlow, paragraphBox(b), paragraphStyle(b)); }
+    /** A short paragraph that introduces a table stays with the table's start. */
+    void paragraph(const ReportBlock &b, const ReportBlock *next)
+    {
+        const TextBox box = paragraphBox(b);
+        const TextStyle style = paragraphStyle(b);
+        if (next && next->kind == ReportBlock::Kind::Table && box.lines() <= 2) {
+            mFlow.space(style.before);
+            mFlow.need(box.height() + 2 * style.padY + style.after + startHeight(next, nullptr));
+        }
+        placeText(mFlow, box, style);
+    }
 
     /** Height the block after a heading needs on the same page (keep-with-next). */
-    double startHeight(const ReportBlock *next) const
+    double startHeight(const ReportBlock *next, const ReportBlock *afterNext) const
     {
         if (!next)
             return 0;
@@ -560,16 +580,17 @@ private:
         case ReportBlock::Kind::Paragraph:
         case ReportBlock::Kind::Code: {
             const TextBox box = paragraphBox(*next);
-            return box.span(0, std::min(box.lines(), 2)) + 12;
+            // A short note between a heading and a table keeps both with the heading.
+            const double chained = next->kind == ReportBlock::Kind::Paragraph && box.lines() <= 2 && afterNext
+                                           && afterNext->kind == ReportBlock::Kind::Table
+                                       ? startHeight(afterNext, nullptr)
+                                       : 0.0;
+            return box.span(0, std::min(box.lines(), 2)) + 12 + chained;
         }
         case ReportBlock::Kind::List:
             return 30;
         case ReportBlock::Kind::Table: {
-            const TableBox t = layoutTable(next->header, next->rows, mFonts, kTextWidth, mDevice);
-            double h = t.headerHeight() + 10;
-            for (int r = 0; r < std::min(t.rows(), 2); ++r)
-                h += t.rowHeight(r);
-            return h;
+            return tableStart(layoutTable(next->header, next->rows, mFonts, kTextWidth, mDevice)) + 10;
         }
         case ReportBlock::Kind::Pictures:
             if (next->group == "graph")
@@ -580,15 +601,16 @@ private:
         }
     }
 
-    void heading(const ReportBlock &b, const ReportBlock *next)
+    void heading(const ReportBlock &b, const ReportBlock *next, const ReportBlock *afterNext)
     {
         const bool main = b.kind == ReportBlock::Kind::Heading;
         const TextBox box = layoutRuns(b.text, main ? mFonts.heading : mFonts.subheading, kTextWidth, mDevice);
         const double before = main ? 12 : 6;
         const double after = main ? 6 : 3;
         mFlow.space(before);
-        mFlow.need(box.height() + after + startHeight(next));
+        mFlow.need(box.height() + after + startHeight(next, afterNext));
         const double top = mFlow.y;
+        mFlow.mark(ReportLayout::Placement::Kind::Heading, QRectF(kMargin, top, kTextWidth, box.height()), mHeadings++);
         mFlow.add([box, top, main](QCPPainter &p) {
             box.draw(p, kMargin, top, 0, box.lines(), kText);
             if (main) {
@@ -711,6 +733,7 @@ private:
     QVector<ReportLayout::Picture> mGraph, mPlots;
     QVector<int> mGraphIndex, mPlotIndex; ///< their indices in the pictures given
     int mTables = 0;
+    int mHeadings = 0;
 };
 
 } // namespace

@@ -51,11 +51,11 @@ public:
 
     /** Where something was put on the pages (tests check the layout's promises with these). */
     struct Placement {
-        enum class Kind { Caption, Picture, TableHeader, TableRow };
+        enum class Kind { Caption, Picture, TableHeader, TableRow, Heading };
         Kind kind = Kind::Picture;
         int page = 0;  ///< 0-based
         QRectF rect;   ///< page coordinates, logical pixels
-        int index = 0; ///< picture index (pictures in the order given), or table number (0-based)
+        int index = 0; ///< picture index (pictures in the order given), table or heading number (0-based)
         int row = -1;  ///< table row (0-based, header excluded)
     };
     /** The placements of the last writePdf(). */
