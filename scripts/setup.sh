@@ -13,10 +13,18 @@ DPLAB_PACKAGES=(
     cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist
 )
 
+# Only for the fuzzers (scripts/fuzz.sh, -DDPLAB_FUZZ=ON): libFuzzer comes with clang.
+DPLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
+
+# dplab_install_packages [PACKAGE...]: installs the missing ones (default: DPLAB_PACKAGES).
 dplab_install_packages() {
     local missing=()
     local pkg
-    for pkg in "${DPLAB_PACKAGES[@]}"; do
+    local wanted=("$@")
+    if [ ${#wanted[@]} -eq 0 ]; then
+        wanted=("${DPLAB_PACKAGES[@]}")
+    fi
+    for pkg in "${wanted[@]}"; do
         if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
             missing+=("$pkg")
         fi

@@ -7,6 +7,7 @@
 
 #include "dplab/algo/algorithm.h"
 #include "dplab/common/files.h"
+#include "dplab/common/limits.h"
 #include "dplab/compress/compressor.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
@@ -24,6 +25,7 @@
 #include <mutex>
 #include <optional>
 #include <sstream>
+#include <system_error>
 #include <string>
 #include <vector>
 
@@ -35,12 +37,15 @@ namespace {
 
 const char *const kUsage =
     "usage:\n"
-    "  dplab-cli run EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--quiet]\n"
-    "  dplab-cli validate EXPERIMENT.json\n"
-    "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--quiet]\n"
+    "  dplab-cli run EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--max-memory SIZE] [--quiet]\n"
+    "  dplab-cli validate EXPERIMENT.json [--deep] [--max-memory SIZE]\n"
+    "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--max-memory SIZE] [--quiet]\n"
     "  dplab-cli list algorithms|compressors|problems|generators|weights [--json]\n"
     "  dplab-cli graph --generator TYPE --nodes N [--weights SCHEME] [--set KEY=VALUE]... [--json]\n"
-    "exit codes: 0 success, 2 invalid input, 3 a run diverged, 1 anything else\n";
+    "exit codes: 0 success, 2 invalid input (including over a limit, unreadable or corrupt files), 3 a run diverged,\n"
+    "            1 internal error (a bug)\n"
+    "--max-memory SIZE (e.g. 16G, 512M) replaces the memory limit (default: min(8 GiB, 3/4 of the RAM));\n"
+    "--threads K is at most 256 (0 = all cores)\n";
 
 int usageError(const std::string &message)
 {
@@ -48,18 +53,21 @@ int usageError(const std::string &message)
     return InvalidInput;
 }
 
+} // namespace
+
+int exitCodeOf(const Error &error)
+{
+    // Everything but a bug is the input's fault: bad values, missing, corrupt or unreadable
+    // files, over-limit sizes, folders that cannot be written.
+    return error.code == ErrorCode::Internal ? Failure : InvalidInput;
+}
+
+namespace {
+
 int reportError(const Error &error)
 {
     std::cerr << "dplab-cli: " << error.toString() << "\n";
-    switch (error.code) {
-    case ErrorCode::InvalidArgument:
-    case ErrorCode::NotFound:
-    case ErrorCode::ParseError:
-    case ErrorCode::Unsupported:
-        return InvalidInput;
-    default:
-        return Failure;
-    }
+    return exitCodeOf(error);
 }
 
 /** Command-line arguments: positionals and --options (with or without values). */
@@ -110,9 +118,38 @@ Result<long long> parseInteger(const std::string &text, const std::string &optio
     }
 }
 
-/** Loads an experiment, applying --seed / --iterations / --repetitions overrides. */
-Result<Experiment> loadWithOverrides(const std::string &path, const Args &args)
+/** The resolve options of --threads, --max-memory and --trace (the memory limit also becomes the
+ *  process default the data loaders check against). */
+Result<ResolveOptions> resolveOptions(const Args &args)
 {
+    ResolveOptions options;
+    options.trace = args.has("--trace");
+    if (args.has("--threads")) {
+        auto threads = parseInteger(args.value("--threads"), "--threads", 0);
+        if (!threads)
+            return threads.error();
+        if (auto s = checkThreadCount(*threads, "--threads"); !s)
+            return s.error();
+        options.threads = static_cast<int>(*threads);
+    }
+    if (args.has("--max-memory")) {
+        auto bytes = parseByteSize(args.value("--max-memory"), "--max-memory");
+        if (!bytes)
+            return bytes.error();
+        options.limits.maxMemoryBytes = *bytes;
+        ResourceLimits::setDefaultMemoryLimit(*bytes);
+    }
+    return options;
+}
+
+/** Reads an experiment, applies --seed / --iterations / --repetitions overrides and resolves it
+ *  (every sweep point, data headers, resource estimate against the limits); `build` also builds
+ *  it (loads data). */
+Result<Experiment> loadWithOverrides(const std::string &path, const Args &args, bool build = true)
+{
+    auto options = resolveOptions(args);
+    if (!options)
+        return options.error();
     auto doc = readJsonFile(path);
     if (!doc)
         return doc.error();
@@ -136,13 +173,17 @@ Result<Experiment> loadWithOverrides(const std::string &path, const Args &args)
             (*doc)["repetitions"] = *repetitions;
         }
     }
-    auto e = parseExperiment(*doc, parentDir(path));
-    if (!e) {
-        Error err = e.error();
-        if (err.code != ErrorCode::ParseError)
+    auto inFile = [&](Error err) {
+        if (err.code != ErrorCode::ParseError && err.where.find(path) != 0)
             err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
         return err;
-    }
+    };
+    auto e = resolveExperiment(*doc, parentDir(path), *options);
+    if (!e)
+        return inFile(e.error());
+    if (build)
+        if (auto s = buildExperiment(*e); !s)
+            return inFile(s.error());
     return e;
 }
 
@@ -202,7 +243,7 @@ private:
 int commandRun(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads"});
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory"});
     if (!args)
         return usageError(args.error().toString());
     if (args->positional.size() != 1)
@@ -211,11 +252,11 @@ int commandRun(int argc, char **argv)
         return usageError("run needs --out DIR");
     RunnerOptions options;
     options.trace = args->has("--trace");
-    if (args->has("--threads")) {
-        auto threads = parseInteger(args->value("--threads"), "--threads", 1);
-        if (!threads)
-            return reportError(threads.error());
-        options.threads = static_cast<int>(*threads);
+    {
+        auto resolve = resolveOptions(*args);
+        if (!resolve)
+            return reportError(resolve.error());
+        options.threads = resolve->threads;
     }
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
@@ -250,7 +291,8 @@ std::string overridesText(const Args &args)
 
 int commandReport(int argc, char **argv)
 {
-    auto args = parseArgs(argc, argv, 2, {"--quiet"}, {"--out", "--seed", "--iterations", "--repetitions", "--threads"});
+    auto args = parseArgs(argc, argv, 2, {"--quiet"},
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory"});
     if (!args)
         return usageError(args.error().toString());
     if (args->positional.size() != 1)
@@ -259,14 +301,14 @@ int commandReport(int argc, char **argv)
         return usageError("report needs --out DIR");
 #ifndef DPLAB_CLI_REPORT
     std::cerr << "dplab-cli: report needs the UI library (this build has DPLAB_BUILD_UI=OFF)\n";
-    return Failure;
+    return InvalidInput;
 #else
     RunnerOptions options;
-    if (args->has("--threads")) {
-        auto threads = parseInteger(args->value("--threads"), "--threads", 1);
-        if (!threads)
-            return reportError(threads.error());
-        options.threads = static_cast<int>(*threads);
+    {
+        auto resolve = resolveOptions(*args);
+        if (!resolve)
+            return reportError(resolve.error());
+        options.threads = resolve->threads;
     }
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
@@ -287,7 +329,7 @@ int commandReport(int argc, char **argv)
     int pages = 0;
     if (!writeReport(argc, argv, dir, shared, sharedResult, overridesText(*args), &error, &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
-        return Failure;
+        return InvalidInput; // the report could not be written to --out
     }
     if (!quiet) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -297,41 +339,74 @@ int commandReport(int argc, char **argv)
 #endif
 }
 
+/** Prints the theorem-condition warnings of every run (they come from a reset algorithm, so the
+ *  experiment must be built). */
+Status printWarnings(const std::string &file, const Experiment &experiment, const std::string &prefix)
+{
+    for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
+        const RunSpec &spec = experiment.runs[r];
+        const RunContext ctx = makeRunContext(experiment, static_cast<int>(r), 0);
+        auto algorithm = spec.algorithm->create();
+        if (Status s = algorithm->reset(ctx); !s) {
+            Error err = s.error();
+            err.where = file + ": " + prefix + joinPath(indexPath("runs", r), err.where);
+            return err;
+        }
+        for (const auto &w : algorithm->warnings())
+            std::cerr << "warning: " << prefix << "runs[" << r << "] (" << spec.label << "): " << w << "\n";
+    }
+    return {};
+}
+
 int commandValidate(int argc, char **argv)
 {
-    auto args = parseArgs(argc, argv, 2, {}, {});
+    auto args = parseArgs(argc, argv, 2, {"--deep"}, {"--max-memory", "--threads"});
     if (!args)
         return usageError(args.error().toString());
     if (args->positional.size() != 1)
         return usageError("validate takes one experiment file");
-    auto experiment = loadWithOverrides(args->positional[0], *args);
+    const std::string &file = args->positional[0];
+    const bool deep = args->has("--deep");
+    // Resolving checks every run and every sweep point, the data files' headers and the resource
+    // estimate; --deep also loads the data (every point) and resets every algorithm.
+    auto experiment = loadWithOverrides(file, *args, false);
     if (!experiment)
         return reportError(experiment.error());
-    std::cout << args->positional[0] << ": ok (" << experiment->runs.size() << " run(s), "
-              << experiment->graph.nodeCount() << " agents, dimension " << experiment->problem->dimension() << ")\n";
-    for (std::size_t r = 0; r < experiment->runs.size(); ++r) {
-        // Theorem-condition warnings come from a reset algorithm.
-        const RunSpec &spec = experiment->runs[r];
-        RunContext ctx;
-        ctx.graph = experiment->graph;
-        ctx.W = spec.W;
-        ctx.R = spec.R;
-        ctx.C = spec.C;
-        ctx.problem = experiment->problem;
-        ctx.params = spec.params;
-        ctx.privacy = spec.privacy;
-        ctx.compressor = spec.compressorImpl;
-        ctx.noise = {experiment->seed, 0, 0};
-        ctx.x0 = initialDecisions(spec, experiment->graph.nodeCount(), experiment->problem->dimension(), ctx.noise);
-        ctx.horizon = experiment->iterations;
-        auto algorithm = spec.algorithm->create();
-        if (Status s = algorithm->reset(ctx); !s) {
+    // Problems that read no data file and are small are built anyway: their theorem-condition
+    // warnings cost nothing.
+    const bool cheap = experiment->problemSpec.data.empty() && experiment->problemSpec.bytes <= 64.0 * (1 << 20);
+    const bool build = deep || cheap;
+    if (build)
+        if (auto s = buildExperiment(*experiment); !s) {
             Error err = s.error();
-            err.where = args->positional[0] + ": " + joinPath(indexPath("runs", r), err.where);
+            err.where = file + ": " + err.where;
             return reportError(err);
         }
-        for (const auto &w : algorithm->warnings())
-            std::cerr << "warning: runs[" << r << "] (" << spec.label << "): " << w << "\n";
+    std::cout << file << ": ok (" << experiment->runs.size() << " run(s), " << experiment->graph.nodeCount()
+              << " agents, dimension ";
+    if (experiment->dimension() >= 0)
+        std::cout << experiment->dimension();
+    else
+        std::cout << "set by the data";
+    if (experiment->sweep)
+        std::cout << ", " << experiment->sweep->values.size() << " sweep points";
+    std::cout << ", estimated memory " << formatBytes(experiment->resources.totalBytes()) << ")\n";
+    if (!build)
+        std::cout << "  data not loaded: `validate --deep` loads it and checks every run's theorem conditions\n";
+    if (build)
+        if (auto s = printWarnings(file, *experiment, ""); !s)
+            return reportError(s.error());
+    if (deep && experiment->sweep) {
+        for (std::size_t i = 0; i < experiment->sweep->values.size(); ++i) {
+            auto point = experimentAtSweepValue(*experiment, experiment->sweep->values[i]);
+            if (!point) {
+                Error err = point.error();
+                err.where = file + ": " + err.where;
+                return reportError(err);
+            }
+            if (auto s = printWarnings(file, *point, indexPath("sweep.values", i) + ": "); !s)
+                return reportError(s.error());
+        }
     }
     return Success;
 }
@@ -550,6 +625,12 @@ int main(int argc, char **argv)
             std::cout << kUsage;
             return Success;
         }
+    } catch (const std::bad_alloc &) {
+        std::cerr << "dplab-cli: out of memory (an estimate missed this allocation; --max-memory lowers the limit)\n";
+        return Failure;
+    } catch (const std::system_error &e) {
+        std::cerr << "dplab-cli: cannot start worker threads: " << e.what() << " (try fewer --threads)\n";
+        return InvalidInput;
     } catch (const std::exception &e) {
         std::cerr << "dplab-cli: internal error: " << e.what() << "\n";
         return Failure;

@@ -76,6 +76,7 @@ AlgorithmDescriptor describeDgd()
     d.privacyParams = {noiseScaleParam("noise_x", "Noise on x",
                                        "Laplace scale b_k of the noise added once to each "
                                        "broadcast decision (0 = no noise).")};
+    d.attack = {AttackSurface::Kind::DecisionStep, "x", "", "stepsize"};
     d.create = [] { return std::make_unique<Dgd>(); };
     return d;
 }

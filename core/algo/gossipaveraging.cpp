@@ -81,6 +81,17 @@ AlgorithmDescriptor describeGossip()
     d.weights = WeightNeeds::Doubly;
     d.acceptsCompressor = false;
     d.needsOnline = false;
+    {
+        TheoryRate plain;
+        plain.kind = TheoryRate::Kind::Linear;
+        plain.metric = "consensus_error";
+        plain.ratePower = 2.0; // ‖(W − 11ᵀ/n)^k e‖² ≤ ρ^(2k) ‖e‖² for a symmetric W
+        plain.whenParam = "acceleration";
+        plain.whenValue = "none";
+        plain.label = "ρ^(2k), ρ = ‖W − 11ᵀ/n‖₂";
+        plain.citation = "plain gossip contraction (Xiao & Boyd 2004)";
+        d.theory.push_back(plain);
+    }
     d.create = [] { return std::make_unique<GossipAveraging>(); };
     return d;
 }

@@ -104,6 +104,7 @@ AlgorithmDescriptor describeGradientTracking()
                         "Laplace scale of the noise added once to each broadcast decision x_i."),
         noiseScaleParam("noise_y", "Noise on y",
                         "Laplace scale of the noise added once to each broadcast tracker y_i.")};
+    d.attack = {AttackSurface::Kind::TrackerDifference, "x", "y", "stepsize"};
     d.create = [] { return std::make_unique<GradientTracking>(); };
     return d;
 }

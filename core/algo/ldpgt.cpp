@@ -369,6 +369,18 @@ AlgorithmDescriptor describeLdpGradientTracking()
                   "If > 0: scale every learner's ν^i_ζ, ν^i_ϑ (Remark 13) so that its ε_i at the "
                   "run's horizon equals this value under the selected bound; the given scales "
                   "then only set the ratio between the two channels.", false, true)};
+    d.attack = {AttackSurface::Kind::StepInsideTracker, "theta", "s", "stepsize"};
+    {
+        TheoryRate gap;
+        gap.kind = TheoryRate::Kind::Power;
+        gap.metric = "optimality_gap";
+        gap.exponent = -1.0; // −(1 − v)
+        gap.scheduleParam = "stepsize";
+        gap.scheduleFactor = 1.0;
+        gap.label = "O(t^−(1−v))";
+        gap.citation = "paper 000, Theorem 2 (convex F)";
+        d.theory.push_back(gap);
+    }
     d.create = [] { return std::make_unique<LdpGradientTracking>(); };
     return d;
 }

@@ -34,6 +34,15 @@ AlgorithmDescriptor describePdFtgl()
                 thetaParam(),   constraintParam(), radiusParam()};
     d.params[1].help += " Theoretical h: G√(14LT(2 + log₂T))/R (α = 0, Cor. 3.7) or αL (α > 0, Cor. 3.8).";
     describeCommon(d);
+    {
+        TheoryRate regret;
+        regret.kind = TheoryRate::Kind::Power;
+        regret.metric = "regret";
+        regret.exponent = 0.5;
+        regret.label = "O(√T)";
+        regret.citation = "paper 002, Corollary 3.7 (convex)";
+        d.theory.push_back(regret);
+    }
     d.create = [] { return std::make_unique<BlockedPrivateLearner>(Variant::Ftgl); };
     return d;
 }

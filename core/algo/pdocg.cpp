@@ -39,6 +39,15 @@ AlgorithmDescriptor describePdOcg()
     d.params[2].help += " Theoretical h: √(15LT)·G/R (α = 0; Appendix I — the main text's "
                         "√(15LTG/R) is a typo) or αL (α > 0).";
     describeCommon(d);
+    {
+        TheoryRate regret;
+        regret.kind = TheoryRate::Kind::Power;
+        regret.metric = "regret";
+        regret.exponent = 0.75;
+        regret.label = "O(T^(3/4))";
+        regret.citation = "paper 002, Corollary 3.10 (convex)";
+        d.theory.push_back(regret);
+    }
     d.create = [] { return std::make_unique<BlockedPrivateLearner>(Variant::Ocg); };
     return d;
 }

@@ -170,6 +170,15 @@ AlgorithmDescriptor describePdOgd()
                                    "'horizon': ε over all T rounds, ε/T per round (paper 002's "
                                    "comparison); 'per-round': ε per round as in Li et al. (εT over T rounds).");
     d.privacyParams = {epsilonParam(), noiseParam(), composition};
+    {
+        TheoryRate regret;
+        regret.kind = TheoryRate::Kind::Power;
+        regret.metric = "regret";
+        regret.exponent = 0.5;
+        regret.label = "O(√T)";
+        regret.citation = "Li et al. 2018 as quoted in paper 002, Table 1 (convex)";
+        d.theory.push_back(regret);
+    }
     d.create = [] { return std::make_unique<PdOgd>(); };
     return d;
 }

@@ -127,6 +127,7 @@ AlgorithmDescriptor describePushPull()
                            "at t is ν^i_ζ (t+1)^(−ς^i_ζ). 0 = no noise."),
         perAgentDecayParam("noise_y_decay", "Noise decay ς_ζ", 0.0,
                            "Decay exponent ς^i_ζ of the y noise scale.")};
+    d.attack = {AttackSurface::Kind::TrackerDifference, "theta", "y", "stepsize"};
     d.create = [] { return std::make_unique<PushPull>(); };
     return d;
 }

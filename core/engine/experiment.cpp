@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <set>
+#include <thread>
 
 namespace dplab {
 
@@ -99,10 +100,14 @@ Result<Graph> parseGraph(const Json &g, Json &resolved)
         auto nodes = readInteger(g, "nodes", path, 0, 1, 100000);
         if (!nodes)
             return nodes.error();
-        graph = Graph(static_cast<int>(*nodes), *directed);
         const Json edges = g.value("edges", Json::array());
         if (!edges.is_array())
             return Error::invalid("graph.edges", "must be an array of [from, to] pairs");
+        // Duplicates through a set, then one O(E) construction (addEdge is O(E) per edge, so a
+        // file with 10⁶ edges would take minutes).
+        std::vector<Edge> edgeList;
+        std::set<std::pair<long long, long long>> seen;
+        edgeList.reserve(edges.size());
         for (std::size_t k = 0; k < edges.size(); ++k) {
             const std::string ep = indexPath("graph.edges", k);
             const Json &e = edges[k];
@@ -113,9 +118,13 @@ Result<Graph> parseGraph(const Json &g, Json &resolved)
                 return Error::invalid(ep, "node index out of range [0, " + std::to_string(*nodes - 1) + "]");
             if (from == to)
                 return Error::invalid(ep, "self-loop " + std::to_string(from) + " -> " + std::to_string(to));
-            if (!graph.addEdge(static_cast<int>(from), static_cast<int>(to)))
+            const std::pair<long long, long long> key =
+                *directed || from < to ? std::make_pair(from, to) : std::make_pair(to, from);
+            if (!seen.insert(key).second)
                 return Error::invalid(ep, "duplicate edge " + std::to_string(from) + " -> " + std::to_string(to));
+            edgeList.push_back(Edge{static_cast<int>(key.first), static_cast<int>(key.second)});
         }
+        graph = Graph::fromEdges(static_cast<int>(*nodes), *directed, std::move(edgeList));
         resolved["directed"] = graph.isDirected();
         resolved["nodes"] = graph.nodeCount();
         Json list = Json::array();
@@ -229,8 +238,9 @@ Result<Json> parseInit(const Json &init, const std::string &path, int n, int d)
             return Error::invalid(joinPath(path, "x"), "must list one row per agent (" + std::to_string(n) + ")");
         for (std::size_t i = 0; i < x.size(); ++i) {
             const std::string rp = indexPath(joinPath(path, "x"), i);
-            if (!x[i].is_array() || static_cast<int>(x[i].size()) != d)
-                return Error::invalid(rp, "must have " + std::to_string(d) + " entries (the problem dimension)");
+            if (!x[i].is_array() || (d >= 0 && static_cast<int>(x[i].size()) != d))
+                return Error::invalid(rp, d >= 0 ? "must have " + std::to_string(d) + " entries (the problem dimension)"
+                                                 : std::string("must be a list of numbers"));
             for (std::size_t k = 0; k < x[i].size(); ++k)
                 if (!x[i][k].is_number() || !std::isfinite(x[i][k].get<double>()))
                     return Error::invalid(indexPath(rp, k), "must be a finite number");
@@ -286,7 +296,7 @@ Result<RunSpec> parseRun(const Json &r, std::size_t index, const Experiment &e, 
     if (alg.graphKind == GraphKind::Directed && !e.graph.isDirected())
         return Error::invalid(joinPath(path, "algorithm"), alg.id + " is for directed graphs, but graph.directed is false "
                                                                     "(draw the edges both ways in a directed graph)");
-    if (alg.needsOnline && !e.problem->isOnline())
+    if (alg.needsOnline && !e.problemSpec.online)
         return Error::invalid(joinPath(path, "algorithm"), alg.id + " needs an online problem (a data stream)");
     const int n = e.graph.nodeCount();
     auto params = resolveParams(alg.params, r.value("params", Json()), joinPath(path, "params"), n);
@@ -304,7 +314,7 @@ Result<RunSpec> parseRun(const Json &r, std::size_t index, const Experiment &e, 
     run.compressor = run.compressorImpl->toJson();
     if (!alg.acceptsCompressor && !run.compressorImpl->isIdentity())
         return Error::invalid(joinPath(path, "compressor"), alg.id + " does not take a compressor");
-    auto init = parseInit(r.value("init", Json()), joinPath(path, "init"), n, e.problem->dimension());
+    auto init = parseInit(r.value("init", Json()), joinPath(path, "init"), n, e.dimension());
     if (!init)
         return init.error();
     run.init = std::move(init.value());
@@ -414,17 +424,40 @@ Status setJsonPath(Json &document, const std::string &path, const Json &value)
     return setSegments(document, segments, 0, value, path);
 }
 
-Result<Experiment> parseExperiment(const Json &doc, const std::string &baseDir)
+namespace {
+
+std::size_t matricesPerRun(const RunSpec &run)
+{
+    return run.algorithm && run.algorithm->weights == WeightNeeds::Doubly ? 1 : 2;
+}
+
+/** Fails early, before the weights are built: dense n × n matrices for every run, and the
+ *  problem's estimate. */
+Status checkBeforeWeights(const Experiment &e, std::size_t runs, const ResolveOptions &options)
+{
+    ResourceEstimate early;
+    const double n = e.graph.nodeCount();
+    early.add("dense weight matrices", e.graphJson.contains("generator") ? "graph.generator.nodes" : "graph.nodes",
+              8.0 * n * n * (2.0 * static_cast<double>(runs) + 3.0));
+    early.add("problem data", e.problemSpec.bytesPath, e.problemSpec.bytes);
+    return checkResources(early, options.limits);
+}
+
+/** Resolves one experiment document: the base document (isPoint = false) or one sweep point's. */
+Result<Experiment> resolvePoint(const Json &doc, const std::string &baseDir, const ResolveOptions &options,
+                                bool isPoint)
 {
     try {
         if (!doc.is_object())
             return Error::invalid("", "an experiment file must be a JSON object");
         if (auto s = checkKeys(doc, {"format", "version", "name", "description", "seed", "iterations", "repetitions",
                                      "record_every", "common_random_numbers", "metrics", "graph", "problem", "runs",
-                                     "sweep"},
+                                     "sweep", "eavesdropper", "presentation"},
                                "");
             !s)
             return s.error();
+        if (isPoint && doc.contains("sweep"))
+            return Error::invalid("sweep", "a sweep point cannot contain another sweep");
         auto format = readString(doc, "format", "", kExperimentFormat);
         if (!format)
             return format.error();
@@ -489,13 +522,15 @@ Result<Experiment> parseExperiment(const Json &doc, const std::string &baseDir)
         if (!doc.contains("problem"))
             return Error::invalid("problem", "is required");
         e.problemJson = doc.at("problem");
-        auto problem = makeProblem(e.problemJson, e.graph.nodeCount(), "problem", baseDir, e.seed);
+        auto problem = resolveProblem(e.problemJson, e.graph.nodeCount(), "problem", baseDir);
         if (!problem)
             return problem.error();
-        e.problem = problem.value();
+        e.problemSpec = std::move(problem.value());
 
         if (!doc.contains("runs") || !doc.at("runs").is_array() || doc.at("runs").empty())
             return Error::invalid("runs", "must be a non-empty list of runs");
+        if (auto s = checkBeforeWeights(e, doc.at("runs").size(), options); !s)
+            return s.error();
         const Json graphWeights = doc.at("graph").value("weights", Json());
         std::set<std::string> labels;
         Json runs = Json::array();
@@ -519,7 +554,14 @@ Result<Experiment> parseExperiment(const Json &doc, const std::string &baseDir)
                 return Error::invalid("sweep.parameter", "is required (a path such as \"runs[*].privacy.noise_y\")");
             if (!s.contains("values") || !s.at("values").is_array() || s.at("values").empty())
                 return Error::invalid("sweep.values", "must be a non-empty list");
+            if (s.at("values").size() > kMaxSweepValues)
+                return Error::invalid("sweep.values", "has " + std::to_string(s.at("values").size())
+                                                          + " values; at most " + std::to_string(kMaxSweepValues)
+                                                          + " (each value is a whole experiment)");
             SweepSpec sweep{s.at("parameter").get<std::string>(), {}};
+            const std::string &parameter = sweep.parameter;
+            if (parameter == "sweep" || parameter.rfind("sweep.", 0) == 0 || parameter.rfind("sweep[", 0) == 0)
+                return Error::invalid("sweep.parameter", "cannot address the sweep itself");
             for (const auto &v : s.at("values"))
                 sweep.values.push_back(v);
             // Check the path addresses something now, so a typo is reported at validation.
@@ -547,48 +589,224 @@ Result<Experiment> parseExperiment(const Json &doc, const std::string &baseDir)
             resolved["metrics"] = e.extraMetrics;
         if (e.sweep)
             resolved["sweep"] = Json{{"parameter", e.sweep->parameter}, {"values", e.sweep->values}};
+        // Teaching keys (core/teaching): each parsed by its own function.
+        if (doc.contains("eavesdropper")) {
+            auto spy = parseEavesdropper(doc.at("eavesdropper"), "eavesdropper", e.graph.nodeCount());
+            if (!spy)
+                return spy.error();
+            e.eavesdropper = *spy;
+            resolved["eavesdropper"] = eavesdropperToJson(*spy);
+        }
+        if (doc.contains("presentation")) {
+            auto presentation = parsePresentation(doc.at("presentation"), resolved);
+            if (!presentation)
+                return presentation.error();
+            e.presentation = *presentation;
+            resolved["presentation"] = presentationToJson(*presentation);
+        }
         e.resolved = std::move(resolved);
+        e.resources = estimateResources(e, options);
         return e;
     } catch (const Json::exception &ex) {
         // Type errors deep inside a value that the checks above did not foresee.
         return Error::invalid("", std::string("malformed experiment: ") + ex.what());
+    } catch (const std::bad_alloc &) {
+        return Error::invalid("", "not enough memory to resolve the experiment (reduce its sizes)");
     }
 }
 
-Result<Experiment> loadExperimentFile(const std::string &path)
+/** The document of sweep point `value`: the resolved base document without its sweep, with
+ *  sweep.parameter set to `value`. */
+Result<Json> sweepPointDocument(const Experiment &experiment, const Json &value)
+{
+    Json doc = experiment.resolved;
+    doc.erase("sweep");
+    if (auto s = setJsonPath(doc, experiment.sweep->parameter, value); !s)
+        return s.error();
+    return doc;
+}
+
+Error atSweepValue(Error err, std::size_t index, const Json &value)
+{
+    std::string shown = value.dump();
+    if (shown.size() > 60)
+        shown = shown.substr(0, 57) + "...";
+    err.message = (err.where.empty() ? std::string() : err.where + ": ") + err.message + " (sweep value " + shown + ")";
+    err.where = indexPath("sweep.values", index);
+    return err;
+}
+
+/** Prefixes the file so a CLI user knows where the JSON path points. */
+Error inFile(Error err, const std::string &path)
+{
+    if (err.where.find(path) != 0)
+        err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
+    return err;
+}
+
+} // namespace
+
+ResourceEstimate estimateResources(const Experiment &e, const ResolveOptions &options)
+{
+    ResourceEstimate out;
+    const double n = e.graph.nodeCount();
+    const double m = static_cast<double>(e.graph.edgeCount());
+    const std::string nodesPath = e.graphJson.contains("generator") ? "graph.generator.nodes" : "graph.nodes";
+    out.add("graph", nodesPath, 64.0 * m + 96.0 * n);
+    for (std::size_t r = 0; r < e.runs.size(); ++r)
+        out.add("dense weight matrices", nodesPath, 8.0 * n * n * static_cast<double>(matricesPerRun(e.runs[r])));
+    out.add("problem data", e.problemSpec.bytesPath, e.problemSpec.bytes);
+
+    // The dimension, or a stand-in when the data decide it (features + 1).
+    double d = e.problemSpec.dimension;
+    if (d < 1) {
+        d = 1;
+        for (const auto &h : e.problemSpec.data)
+            d = std::max(d, static_cast<double>(h.header.features) + 1.0);
+    }
+    const double runs = static_cast<double>(e.runs.size());
+    const double recorded = std::floor(static_cast<double>(e.iterations) / static_cast<double>(e.recordEvery)) + 2.0;
+    const double jobs = runs * e.repetitions;
+    // Per recorded point: iteration, ~16 metric values, per-agent ε, alternative bounds (+ vector
+    // headers).
+    const double perPoint = 8.0 + (24.0 + 8.0 * 16) + (24.0 + 8.0 * n) + (24.0 + 8.0 * 4);
+    out.add("recorded metrics", e.recordEvery > 1 ? "record_every" : "iterations", jobs * recorded * perPoint);
+    if (options.trace)
+        out.add("traces", e.recordEvery > 1 ? "record_every" : "iterations", jobs * recorded * (8.0 * n * d + 64.0));
+    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+    threads = std::max(1, threads);
+    const double concurrent = std::min<double>(threads, jobs);
+    // Per running job: the algorithm's iterates, gradients, messages (~32 n × d) and its copies of
+    // the weights.
+    out.add("algorithm state (per thread)", nodesPath, concurrent * (8.0 * 32.0 * n * d + 8.0 * 2.0 * n * n));
+    return out;
+}
+
+Result<Experiment> resolveExperiment(const Json &doc, const std::string &baseDir, const ResolveOptions &options)
+{
+    auto e = resolvePoint(doc, baseDir, options, false);
+    if (!e)
+        return e;
+    if (!e->sweep) {
+        if (auto s = checkResources(e->resources, options.limits); !s)
+            return s.error();
+        return e;
+    }
+    // Every sweep point is a whole experiment: resolve each (its value checked against the
+    // parameter's spec by the point's own validation) and add up what they need.
+    ResourceEstimate total;
+    double perThread = 0;
+    const auto &values = e->sweep->values;
+    const std::size_t resolvedPoints = options.resolveSweepPoints ? values.size() : 1;
+    for (std::size_t i = 0; i < resolvedPoints; ++i) {
+        auto pointDoc = sweepPointDocument(*e, values[i]);
+        if (!pointDoc)
+            return atSweepValue(pointDoc.error(), i, values[i]);
+        auto p = resolvePoint(*pointDoc, baseDir, options, true);
+        if (!p)
+            return atSweepValue(p.error(), i, values[i]);
+        for (const auto &item : p->resources.items) {
+            if (item.what == "algorithm state (per thread)")
+                perThread = std::max(perThread, item.bytes);
+            else
+                total.add(item.what, item.path, item.bytes);
+        }
+        if (auto s = checkResources(total, options.limits); !s)
+            return Error{s.error().code, "sweep.values", s.error().message + " over the first " + std::to_string(i + 1)
+                                                              + " of " + std::to_string(values.size()) + " sweep points"};
+    }
+    if (!options.resolveSweepPoints && values.size() > 1)
+        for (auto &item : total.items)
+            item.bytes *= static_cast<double>(values.size());
+    total.add("algorithm state (per thread)", e->graphJson.contains("generator") ? "graph.generator.nodes" : "graph.nodes",
+              perThread);
+    if (auto s = checkResources(total, options.limits); !s)
+        return Error{s.error().code, "sweep.values", s.error().message};
+    e->resources = std::move(total);
+    return e;
+}
+
+Status buildExperiment(Experiment &e, DataCache &cache)
+{
+    if (e.problem)
+        return {};
+    DataCache::Scope scope(cache);
+    auto problem = buildProblem(e.problemSpec, e.graph.nodeCount(), "problem", e.baseDir, e.seed);
+    if (!problem)
+        return problem.error();
+    const int d = (*problem)->dimension();
+    if (e.problemSpec.dimension >= 0 && e.problemSpec.dimension != d)
+        return Error::internal("problem", "the built problem has dimension " + std::to_string(d)
+                                              + ", its specification " + std::to_string(e.problemSpec.dimension));
+    // What only the data decide: the shape of explicit initial decisions.
+    for (std::size_t r = 0; r < e.runs.size(); ++r) {
+        const Json &init = e.runs[r].init;
+        if (!init.contains("x"))
+            continue;
+        for (std::size_t i = 0; i < init.at("x").size(); ++i)
+            if (static_cast<int>(init.at("x")[i].size()) != d)
+                return Error::invalid(indexPath(joinPath(joinPath(indexPath("runs", r), "init"), "x"), i),
+                                      "must have " + std::to_string(d) + " entries (the problem dimension)");
+    }
+    e.problem = std::move(problem.value());
+    e.problemSpec.dimension = d;
+    return {};
+}
+
+Result<Experiment> parseExperiment(const Json &doc, const std::string &baseDir)
+{
+    auto e = resolveExperiment(doc, baseDir);
+    if (!e)
+        return e;
+    if (auto s = buildExperiment(*e); !s)
+        return s.error();
+    return e;
+}
+
+Result<Experiment> resolveExperimentFile(const std::string &path, const ResolveOptions &options)
 {
     auto doc = readJsonFile(path);
     if (!doc)
         return doc.error();
-    auto e = parseExperiment(*doc, parentDir(path));
-    if (!e) {
-        Error err = e.error();
-        // Prefix the file so a CLI user knows where the JSON path points.
-        if (err.code != ErrorCode::ParseError && err.where.find(path) != 0)
-            err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
-        return err;
-    }
+    auto e = resolveExperiment(*doc, parentDir(path), options);
+    if (!e)
+        return inFile(e.error(), path);
+    return e;
+}
+
+Result<Experiment> loadExperimentFile(const std::string &path)
+{
+    auto e = resolveExperimentFile(path);
+    if (!e)
+        return e;
+    if (auto s = buildExperiment(*e); !s)
+        return inFile(s.error(), path);
     return e;
 }
 
 Result<Experiment> experimentAtSweepValue(const Experiment &experiment, const Json &value)
 {
     assert(experiment.sweep && "experimentAtSweepValue: the experiment has no sweep");
-    Json doc = experiment.resolved;
-    doc.erase("sweep");
-    if (auto s = setJsonPath(doc, experiment.sweep->parameter, value); !s)
-        return s.error();
-    auto point = parseExperiment(doc, experiment.baseDir);
-    if (!point) {
-        Error err = point.error();
-        err.message += " (sweep value " + value.dump() + ")";
-        return err;
-    }
+    std::size_t index = 0;
+    while (index < experiment.sweep->values.size() && experiment.sweep->values[index] != value)
+        ++index;
+    auto doc = sweepPointDocument(experiment, value);
+    if (!doc)
+        return atSweepValue(doc.error(), index, value);
+    ResolveOptions options;
+    options.resolveSweepPoints = false;
+    options.limits.maxMemoryBytes = UINT64_MAX; // the whole sweep was checked when it was resolved
+    auto point = resolvePoint(*doc, experiment.baseDir, options, true);
+    if (!point)
+        return atSweepValue(point.error(), index, value);
+    if (auto s = buildExperiment(*point); !s)
+        return atSweepValue(s.error(), index, value);
     return point;
 }
 
 RunContext makeRunContext(const Experiment &e, int run, int repetition)
 {
+    assert(e.isBuilt() && "makeRunContext: build the experiment first (buildExperiment)");
     const RunSpec &spec = e.runs[static_cast<std::size_t>(run)];
     RunContext ctx;
     ctx.graph = e.graph;

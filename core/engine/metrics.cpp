@@ -11,7 +11,8 @@ const std::vector<std::string> &allMetricNames()
     static const std::vector<std::string> names = {
         metric::ConsensusError, metric::DistanceToOptimum, metric::OptimalityGap, metric::GradientNorm,
         metric::AverageLoss,    metric::Regret,            metric::Epsilon,       metric::Bits,
-        metric::TrainAccuracy,  metric::TestAccuracy,      metric::Residual};
+        metric::TrainAccuracy,  metric::TestAccuracy,      metric::Residual,
+        metric::AttackError};
     return names;
 }
 

@@ -2,11 +2,13 @@
 #include "dplab/engine/runner.h"
 
 #include "dplab/engine/metrics.h"
+#include "teaching/probe.h"
 
 #include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 namespace dplab {
@@ -79,6 +81,22 @@ bool ExperimentResult::diverged() const
             if (r.status() == RunStatus::Diverged)
                 return true;
     return false;
+}
+
+Result<Shard> parseShard(const std::string &text, const std::string &option)
+{
+    const auto slash = text.find('/');
+    auto number = [](const std::string &t, long long &out) {
+        if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos)
+            return false;
+        out = std::stoll(t);
+        return true;
+    };
+    long long index = 0, count = 0;
+    if (slash == std::string::npos || !number(text.substr(0, slash), index) || !number(text.substr(slash + 1), count)
+        || count < 1 || index < 1 || index > count)
+        return Error::invalid(option, "must be i/N with 1 ≤ i ≤ N (e.g. 3/8), got \"" + text + "\"");
+    return Shard{static_cast<int>(index), static_cast<int>(count)};
 }
 
 namespace {
@@ -159,25 +177,47 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         points.push_back(&experiment);
     }
 
+    // The job list (point, run, repetition) and the part of it this runner's shard runs.
+    const Shard shard = mOptions.shard;
+    result.shard = shard;
+    for (std::size_t p = 0; p < points.size(); ++p)
+        for (std::size_t r = 0; r < points[p]->runs.size(); ++r)
+            for (int rep = 0; rep < points[p]->repetitions; ++rep)
+                result.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
     std::vector<Job> jobs;
+    std::vector<std::vector<int>> firstRepetition(points.size()); // per point and run: first one run here
     long long total = 0;
     result.points.resize(points.size());
+    std::size_t position = 0;
     for (std::size_t p = 0; p < points.size(); ++p) {
         const Experiment &e = *points[p];
         PointResult &pr = result.points[p];
         pr.value = experiment.sweep ? experiment.sweep->values[p] : Json();
-        auto reference = solveReference(*e.problem);
-        if (reference)
-            pr.reference = std::move(reference.value());
+        const std::size_t pointJobs = e.runs.size() * static_cast<std::size_t>(e.repetitions);
+        bool anyHere = false;
+        for (std::size_t k = 0; k < pointJobs && !anyHere; ++k)
+            anyHere = shard.contains(position + k);
+        std::optional<Result<Reference>> reference;
+        if (anyHere) // a point none of whose jobs run here needs no reference
+            reference.emplace(solveReference(*e.problem));
+        if (reference && *reference)
+            pr.reference = std::move(reference->value());
         pr.runs.resize(e.runs.size());
+        firstRepetition[p].assign(e.runs.size(), -1);
         for (std::size_t r = 0; r < e.runs.size(); ++r) {
             pr.runs[r].label = e.runs[r].label;
             pr.runs[r].algorithm = e.runs[r].algorithm->id;
             pr.runs[r].repetitions.resize(e.repetitions);
-            if (!reference)
-                pr.runs[r].warnings.push_back("no reference optimum (" + reference.error().message
+            if (reference && !*reference)
+                pr.runs[r].warnings.push_back("no reference optimum (" + reference->error().message
                                               + "): distance_to_optimum and optimality_gap are not shown");
-            for (int rep = 0; rep < e.repetitions; ++rep) {
+            for (int rep = 0; rep < e.repetitions; ++rep, ++position) {
+                if (!shard.contains(position)) {
+                    pr.runs[r].repetitions[rep].skipped = true;
+                    continue;
+                }
+                if (firstRepetition[p][r] < 0)
+                    firstRepetition[p][r] = rep;
                 jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
                 total += e.iterations;
             }
@@ -211,13 +251,22 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         const std::optional<Reference> &reference = pr.reference;
         std::vector<std::string> names = applicableMetrics(*e.problem, reference.has_value(), accountant != nullptr,
                                                            e.extraMetrics);
-        if (job.repetition == 0) {
+        TeachingProbe probe(e, spec, ctx, job.repetition, mOptions.messages);
+        if (probe.active())
+            algorithm->setRecordMessages(true);
+        if (probe.attacks())
+            names.push_back(metric::AttackError); // last in the canonical order
+        if (job.repetition == firstRepetition[job.point][job.run]) {
             rr.metricNames = names;
             rr.accountant = accountant ? accountant->name() : "";
             if (accountant)
                 for (const AlternativeBound &b : accountant->alternatives())
                     rr.alternativeBounds.push_back(b.name);
-            for (const auto &w : algorithm->warnings()) {
+            rr.attack = probe.description();
+            std::vector<std::string> warnings = algorithm->warnings();
+            if (!probe.warning().empty())
+                warnings.push_back(probe.warning());
+            for (const auto &w : warnings) {
                 rr.warnings.push_back(w);
                 StatusEvent ev{StatusEvent::Kind::Warning, job.point, job.run, 0, 0, w};
                 gate.status(ev);
@@ -228,7 +277,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         MetricTracker tracker(*e.problem, reference ? &*reference : nullptr, names);
         const bool wantResidual = std::find(names.begin(), names.end(), metric::Residual) != names.end();
         std::vector<Eigen::MatrixXd> iterates;
-        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}};
+        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}, {}};
         if (accountant)
             for (const AlternativeBound &b : accountant->alternatives())
                 batch.alternativeNames.push_back(b.name);
@@ -241,10 +290,12 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             batch.values.clear();
             batch.epsilonAgents.clear();
             batch.epsilonAlternatives.clear();
+            batch.messages.clear();
         };
         auto record = [&](long long t) {
             const Eigen::MatrixXd &x = algorithm->decisions();
             tracker.compute(x, t, *algorithm, row);
+            probe.fill(names, row);
             out.iterations.push_back(t);
             out.values.push_back(row);
             batch.iterations.push_back(t);
@@ -286,6 +337,8 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
             if (tracker.needsObserve())
                 tracker.observe(algorithm->decisions(), t);
             algorithm->step();
+            if (probe.active())
+                probe.afterStep(t, *algorithm, batch, out);
             const Eigen::MatrixXd &x = algorithm->decisions();
             const bool finite = x.allFinite();
             if (!finite || x.cwiseAbs().maxCoeff() > limit) {
@@ -316,6 +369,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         gate.progress(sinceProgress);
         if (accountant)
             out.epsilonPerAgent = accountant->epsilon();
+        probe.finish(out);
         out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         if (out.status == RunStatus::Cancelled)
             gate.status({StatusEvent::Kind::Cancelled, job.point, job.run, job.repetition, algorithm->iteration(), ""});
@@ -348,8 +402,15 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         worker();
     } else {
         std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i)
-            pool.emplace_back(worker);
+        for (int i = 0; i < threads; ++i) {
+            try {
+                pool.emplace_back(worker);
+            } catch (const std::system_error &) {
+                break; // the system refused a thread: fewer workers give the same results
+            }
+        }
+        if (pool.empty())
+            worker();
         for (auto &t : pool)
             t.join();
     }

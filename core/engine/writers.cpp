@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/writers.h"
 
+#include "dplab/common/csv.h"
 #include "dplab/common/files.h"
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/outputfolder.h"
+#include "dplab/engine/results.h"
 
 #include <cmath>
 #include <cstdio>
@@ -35,9 +38,11 @@ std::vector<std::string> metricColumns(const ExperimentResult &result)
 
 namespace {
 
+// A sweep value as one CSV field: a string as itself, anything else as its JSON text (quoted
+// when it holds commas, e.g. a generator object).
 std::string jsonText(const Json &value)
 {
-    return value.is_string() ? value.get<std::string>() : value.dump();
+    return csvField(value.is_string() ? value.get<std::string>() : value.dump());
 }
 
 // Index of each column in a run's own metric list (-1 = absent for this run).
@@ -95,6 +100,8 @@ Json runSummary(const RunResult &run)
     double wall = 0;
     for (std::size_t k = 0; k < run.repetitions.size(); ++k) {
         const auto &rep = run.repetitions[k];
+        if (rep.skipped) // another shard's job
+            continue;
         Json r{{"repetition", k}, {"status", runStatusName(rep.status)}, {"wall_time_seconds", rep.wallSeconds}};
         if (rep.divergedAt >= 0)
             r["diverged_at"] = rep.divergedAt;
@@ -158,7 +165,7 @@ std::string epsilonPerAgentCsv(const Experiment &experiment, const ExperimentRes
             for (std::size_t rep = 0; rep < run.repetitions.size(); ++rep) {
                 const Eigen::VectorXd &eps = run.repetitions[rep].epsilonPerAgent;
                 for (Eigen::Index i = 0; i < eps.size(); ++i) {
-                    out += run.label + "," + std::to_string(rep);
+                    out += csvField(run.label) + "," + std::to_string(rep);
                     if (sweep)
                         out += "," + jsonText(p.value);
                     out += "," + std::to_string(i) + "," + formatValue(eps[i]) + "\n";
@@ -180,7 +187,7 @@ std::string finalValuesCsv(const Experiment &experiment, const ExperimentResult 
             const auto map = columnMap(columns, run);
             if (sweep)
                 out += jsonText(p.value) + ",";
-            out += run.label + "," + runStatusName(run.status());
+            out += csvField(run.label) + "," + runStatusName(run.status());
             for (int m : map) {
                 const Stats s = m < 0 ? Stats{} : stats(finalValues(run, m));
                 out += "," + formatValue(s.mean) + "," + formatValue(s.std);
@@ -207,7 +214,7 @@ std::string metricsCsv(const Experiment &experiment, const ExperimentResult &res
             for (std::size_t rep = 0; rep < run.repetitions.size(); ++rep) {
                 const auto &r = run.repetitions[rep];
                 for (std::size_t k = 0; k < r.iterations.size(); ++k) {
-                    out += run.label + "," + std::to_string(rep) + "," + std::to_string(r.iterations[k]);
+                    out += csvField(run.label) + "," + std::to_string(rep) + "," + std::to_string(r.iterations[k]);
                     if (sweep)
                         out += "," + value;
                     for (int m : map)
@@ -272,7 +279,7 @@ std::string sweepCsv(const Experiment &experiment, const ExperimentResult &resul
     for (const auto &p : result.points) {
         for (const auto &run : p.runs) {
             const auto map = columnMap(columns, run);
-            out += experiment.sweep->parameter + "," + jsonText(p.value) + "," + run.label;
+            out += csvField(experiment.sweep->parameter) + "," + jsonText(p.value) + "," + csvField(run.label);
             for (int m : map) {
                 const Stats s = m < 0 ? Stats{} : stats(finalValues(run, m));
                 out += "," + formatValue(s.mean) + "," + formatValue(s.std);
@@ -285,7 +292,14 @@ std::string sweepCsv(const Experiment &experiment, const ExperimentResult &resul
 
 std::string traceCsv(const Experiment &experiment, const ExperimentResult &result)
 {
-    const int d = experiment.problem->dimension();
+    // The dimension from the problem; a results folder read back (merge) has only the traces.
+    int d = experiment.problem ? experiment.problem->dimension() : 0;
+    if (!experiment.problem)
+        for (const auto &p : result.points)
+            for (const auto &run : p.runs)
+                for (const auto &rep : run.repetitions)
+                    if (!rep.trace.empty())
+                        d = static_cast<int>(rep.trace.front().cols());
     std::string out = "run,repetition,iteration,agent";
     if (experiment.sweep)
         out += ",value";
@@ -298,7 +312,7 @@ std::string traceCsv(const Experiment &experiment, const ExperimentResult &resul
                 const auto &r = run.repetitions[rep];
                 for (std::size_t k = 0; k < r.trace.size(); ++k)
                     for (Eigen::Index i = 0; i < r.trace[k].rows(); ++i) {
-                        out += run.label + "," + std::to_string(rep) + "," + std::to_string(r.iterations[k]) + ","
+                        out += csvField(run.label) + "," + std::to_string(rep) + "," + std::to_string(r.iterations[k]) + ","
                                + std::to_string(i);
                         if (experiment.sweep)
                             out += "," + jsonText(p.value);
@@ -310,31 +324,36 @@ std::string traceCsv(const Experiment &experiment, const ExperimentResult &resul
     return out;
 }
 
+Status stageRunOutputs(OutputFolder &folder, const Experiment &experiment, const ExperimentResult &result, bool trace)
+{
+    if (auto s = folder.write("metrics.csv", metricsCsv(experiment, result)); !s)
+        return s;
+    if (auto s = folder.write("summary.json", summaryJson(experiment, result).dump(2) + "\n"); !s)
+        return s;
+    if (auto s = folder.write("experiment.json", experiment.resolved.dump(2) + "\n"); !s)
+        return s;
+    if (auto s = folder.write("final_values.csv", finalValuesCsv(experiment, result)); !s)
+        return s;
+    if (auto s = folder.write("epsilon_per_agent.csv", epsilonPerAgentCsv(experiment, result)); !s)
+        return s;
+    if (experiment.sweep)
+        if (auto s = folder.write("sweep.csv", sweepCsv(experiment, result)); !s)
+            return s;
+    if (trace)
+        if (auto s = folder.write("trace.csv", traceCsv(experiment, result)); !s)
+            return s;
+    return folder.write("manifest.json", manifestToJson(makeManifest(experiment, result, trace)).dump(2) + "\n");
+}
+
 Status writeRunOutputs(const std::string &dir, const Experiment &experiment, const ExperimentResult &result,
                        bool trace)
 {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec)
-        return Error::io(dir, "cannot create folder: " + ec.message());
-    const auto path = [&](const char *name) { return (std::filesystem::path(dir) / name).string(); };
-    if (auto s = writeFileAtomic(path("metrics.csv"), metricsCsv(experiment, result)); !s)
+    auto folder = OutputFolder::open(dir);
+    if (!folder)
+        return folder.error();
+    if (auto s = stageRunOutputs(**folder, experiment, result, trace); !s)
         return s;
-    if (auto s = writeFileAtomic(path("summary.json"), summaryJson(experiment, result).dump(2) + "\n"); !s)
-        return s;
-    if (auto s = writeFileAtomic(path("experiment.json"), experiment.resolved.dump(2) + "\n"); !s)
-        return s;
-    if (auto s = writeFileAtomic(path("final_values.csv"), finalValuesCsv(experiment, result)); !s)
-        return s;
-    if (auto s = writeFileAtomic(path("epsilon_per_agent.csv"), epsilonPerAgentCsv(experiment, result)); !s)
-        return s;
-    if (experiment.sweep)
-        if (auto s = writeFileAtomic(path("sweep.csv"), sweepCsv(experiment, result)); !s)
-            return s;
-    if (trace)
-        if (auto s = writeFileAtomic(path("trace.csv"), traceCsv(experiment, result)); !s)
-            return s;
-    return {};
+    return (*folder)->commit();
 }
 
 } // namespace dplab

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/dataset.h"
 
+#include "dplab/common/files.h"
+#include "dplab/common/limits.h"
+#include "dplab/problem/datascan.h"
+
 #include <zlib.h>
 
 #include <algorithm>
@@ -32,7 +36,12 @@ public:
     LineReader(const LineReader &) = delete;
     LineReader &operator=(const LineReader &) = delete;
 
+    /** Longest line read (a file without line breaks must not fill the memory). */
+    static constexpr std::size_t kMaxLine = 256u << 20;
+
     bool isOpen() const { return mFile != nullptr; }
+    /** True when next() stopped at a line longer than kMaxLine. */
+    bool tooLong() const { return mTooLong; }
     /** 1-based number of the line last returned by next(). */
     int lineNumber() const { return mLine; }
     /** True when reading stopped on a read error rather than the end of the file. */
@@ -54,8 +63,13 @@ public:
             line.append(buffer.data(), length);
             if (length > 0 && buffer[length - 1] == '\n')
                 break;
+            if (line.size() > kMaxLine) {
+                mTooLong = true;
+                ++mLine;
+                return false;
+            }
         }
-        if (!any)
+        if (!any || failed()) // a corrupt or truncated gzip stream: no partial line
             return false;
         while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
             line.pop_back();
@@ -66,7 +80,32 @@ public:
 private:
     gzFile mFile;
     int mLine = 0;
+    bool mTooLong = false;
 };
+
+/** A stop at a too long line or a read error, as an Error (ok when the file ended normally). */
+Status readerStatus(const LineReader &reader, const std::string &path)
+{
+    if (reader.tooLong())
+        return Error::parse(path + ":" + std::to_string(reader.lineNumber()),
+                            "line longer than " + std::to_string(LineReader::kMaxLine >> 20) + " MiB");
+    if (reader.failed())
+        return Error::io(path, "read error (corrupt or truncated compressed file?)");
+    return {};
+}
+
+/** Checks that a dense samples × features matrix of doubles fits the memory limit. */
+Status checkDenseSize(double samples, double features, const std::string &path)
+{
+    const double bytes = 8.0 * samples * features;
+    const auto limit = ResourceLimits::defaultMemoryLimit();
+    if (!(bytes <= static_cast<double>(limit)))
+        return Error::invalid(path, "a dense " + std::to_string(static_cast<long long>(samples)) + " × "
+                                        + std::to_string(static_cast<long long>(features)) + " data matrix needs "
+                                        + formatBytes(bytes) + ", more than the memory limit of "
+                                        + formatBytes(static_cast<double>(limit)) + " (--max-memory)");
+    return {};
+}
 
 std::string at(const std::string &path, int line)
 {
@@ -145,6 +184,8 @@ std::string quote(std::string_view s)
 
 Result<Dataset> loadCsv(const std::string &path, const CsvOptions &options)
 {
+    if (auto file = checkRegularFile(path); !file)
+        return file.error();
     LineReader reader(path);
     if (!reader.isOpen())
         return Error::notFound(path, "cannot open file");
@@ -194,9 +235,13 @@ Result<Dataset> loadCsv(const std::string &path, const CsvOptions &options)
         if (rows.empty())
             firstDataLine = number;
         rows.push_back(std::move(values));
+        // The rows read so far and the matrix they become must fit the memory limit.
+        if (rows.size() % 4096 == 0)
+            if (auto s = checkDenseSize(2.0 * static_cast<double>(rows.size()), static_cast<double>(columns) + 3.0, path); !s)
+                return s.error();
     }
-    if (reader.failed())
-        return Error::io(path, "read error (corrupt compressed file?)");
+    if (auto s = readerStatus(reader, path); !s)
+        return s.error();
     if (rows.empty())
         return Error::parse(at(path, std::max(1, reader.lineNumber())),
                             reader.lineNumber() == 0 ? "empty file" : "no data rows");
@@ -246,6 +291,8 @@ Result<Dataset> loadCsv(const std::string &path, const CsvOptions &options)
 
 Result<Dataset> loadLibsvm(const std::string &path, int dimension)
 {
+    if (auto file = checkRegularFile(path); !file)
+        return file.error();
     LineReader reader(path);
     if (!reader.isOpen())
         return Error::notFound(path, "cannot open file");
@@ -321,10 +368,13 @@ Result<Dataset> loadLibsvm(const std::string &path, int dimension)
             previous = index;
             maxIndex = std::max(maxIndex, index);
             entries.push_back({row, static_cast<Eigen::Index>(index - 1), value});
+            if (entries.size() % 65536 == 0)
+                if (auto s = checkDenseSize(static_cast<double>(entries.size()), 3.0, path); !s)
+                    return s.error();
         }
     }
-    if (reader.failed())
-        return Error::io(path, "read error (corrupt compressed file?)");
+    if (auto s = readerStatus(reader, path); !s)
+        return s.error();
     if (labels.empty())
         return Error::parse(at(path, std::max(1, reader.lineNumber())),
                             reader.lineNumber() == 0 ? "empty file" : "no samples");
@@ -332,6 +382,8 @@ Result<Dataset> loadLibsvm(const std::string &path, int dimension)
     Dataset data;
     data.source = path;
     const Eigen::Index features = dimension > 0 ? dimension : static_cast<Eigen::Index>(maxIndex);
+    if (auto s = checkDenseSize(static_cast<double>(labels.size()), static_cast<double>(features), path); !s)
+        return s.error();
     data.X.setZero(static_cast<Eigen::Index>(labels.size()), features);
     data.y = Eigen::Map<const Eigen::VectorXd>(labels.data(),
                                                static_cast<Eigen::Index>(labels.size()));
@@ -352,6 +404,12 @@ struct IdxFile {
     {
         if (file)
             gzclose(file);
+    }
+    bool failed() const
+    {
+        int code = Z_OK;
+        gzerror(file, &code);
+        return code != Z_OK && code != Z_STREAM_END;
     }
 };
 
@@ -440,6 +498,12 @@ Result<std::vector<std::uint32_t>> idxShape(const std::string &path)
 Result<Dataset> loadIdx(const std::string &imagesPath, const std::string &labelsPath,
                         Eigen::Index maxSamples)
 {
+    // The headers against each other, the file sizes and the memory limit before any reading.
+    auto header = scanIdxHeader(imagesPath, labelsPath, maxSamples);
+    if (!header)
+        return header.error();
+    if (auto s = checkDenseSize(static_cast<double>(header->samples), static_cast<double>(header->features), imagesPath); !s)
+        return s.error();
     IdxFile images;
     IdxFile labels;
     if (auto status = openIdx(imagesPath, images); !status)
@@ -468,14 +532,18 @@ Result<Dataset> loadIdx(const std::string &imagesPath, const std::string &labels
     using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     using Bytes = Eigen::Matrix<unsigned char, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     const int imageSize = idxElementSize(images.type);
-    const Eigen::Index block = 512;
+    if (features == 0)
+        return Error::parse(imagesPath, "images need at least one value each (dimensions N × ... with no 0)");
+    if (static_cast<double>(features) * imageSize > static_cast<double>(1 << 30))
+        return Error::invalid(imagesPath, "images of more than 1 GiB each are not supported");
+    const Eigen::Index block = std::max<Eigen::Index>(1, std::min<Eigen::Index>(512, (1 << 30) / (features * imageSize)));
     std::vector<unsigned char> raw(static_cast<std::size_t>(block * features * imageSize));
     RowMajor rows(images.type == 0x08 ? 0 : block, features);
     for (Eigen::Index start = 0; start < samples; start += block) {
         const Eigen::Index n = std::min(block, samples - start);
         const auto bytes = static_cast<unsigned>(n * features * imageSize);
         if (gzread(images.file, raw.data(), bytes) != static_cast<int>(bytes))
-            return Error::parse(imagesPath, "truncated: expected " + std::to_string(count) + " × "
+            return Error::parse(imagesPath, std::string(images.failed() ? "corrupt compressed data; " : "") + "truncated: expected " + std::to_string(count) + " × "
                                                 + std::to_string(features) + " values");
         if (images.type == 0x08) { // unsigned bytes: the common case (MNIST), cast directly
             data.X.middleRows(start, n) =

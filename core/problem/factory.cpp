@@ -4,6 +4,7 @@
 // (for `list problems`, the GUI form and the report) flattens it with dotted keys ("data.path",
 // "random.seed"), and the resolver validates each nested object against the same table.
 #include "dplab/problem/objectives.h"
+#include "dplab/problem/datascan.h"
 
 #include <cmath>
 #include <filesystem>
@@ -434,7 +435,7 @@ Result<Dataset> loadData(const Json &data, const DataProblemKind &kind,
                                                        : ""));
     facts["file"] = file;
     if (source == "libsvm")
-        return loadLibsvm(file, static_cast<int>(paramInt(data, "features")));
+        return loadLibsvmCached(file, static_cast<int>(paramInt(data, "features")));
     CsvOptions options;
     if (source == "csv") {
         const std::string header = paramText(data, "header");
@@ -446,7 +447,7 @@ Result<Dataset> loadData(const Json &data, const DataProblemKind &kind,
     } else {
         options.header = CsvOptions::Header::Yes;
     }
-    auto loaded = loadCsv(file, options);
+    auto loaded = loadCsvCached(file, options);
     if (loaded && source == "bundled")
         loaded->source = paramText(data, "name");
     return loaded;

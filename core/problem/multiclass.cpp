@@ -2,6 +2,7 @@
 #include "dplab/problem/multiclass.h"
 
 #include "dplab/problem/dataset.h"
+#include "dplab/problem/datascan.h"
 
 #include <Eigen/Dense>
 
@@ -389,7 +390,7 @@ Result<Dataset> loadData(const Json &data, const std::string &dataPath, const st
             return Error::notFound(joinPath(dataPath, "images"), "file not found: " + images);
         if (!fs::is_regular_file(labels, ec))
             return Error::notFound(joinPath(dataPath, "labels"), "file not found: " + labels);
-        loaded = loadIdx(images, labels, maxSamples);
+        loaded = loadIdxCached(images, labels, maxSamples);
     } else {
         std::string file;
         std::string keyPath = joinPath(dataPath, "path");
@@ -405,7 +406,7 @@ Result<Dataset> loadData(const Json &data, const std::string &dataPath, const st
             return Error::notFound(keyPath, "file not found: " + file
                                                 + (source == "bundled" ? " (is DPLAB_RESOURCES right?)" : ""));
         if (source == "libsvm") {
-            loaded = loadLibsvm(file, static_cast<int>(paramInt(data, "features")));
+            loaded = loadLibsvmCached(file, static_cast<int>(paramInt(data, "features")));
         } else {
             CsvOptions options;
             if (source == "csv") {
@@ -417,7 +418,7 @@ Result<Dataset> loadData(const Json &data, const std::string &dataPath, const st
             } else {
                 options.header = CsvOptions::Header::Yes;
             }
-            loaded = loadCsv(file, options);
+            loaded = loadCsvCached(file, options);
             if (loaded && source == "bundled")
                 loaded->source = paramText(data, "name");
         }

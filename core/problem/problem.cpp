@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/problem.h"
+#include "dplab/problem/problemspec.h"
 
 #include "dplab/problem/multiclass.h"
 #include "dplab/problem/objectives.h"
@@ -7,7 +8,11 @@
 #include "dplab/problem/paper001problems.h"
 #include "dplab/problem/stream.h"
 
+#include "dplab/common/limits.h"
+
 #include <cstdlib>
+#include <limits>
+#include <set>
 
 namespace dplab {
 
@@ -146,6 +151,135 @@ Result<std::shared_ptr<const Problem>> makeProblem(const Json &spec, int agents,
         if (!resolved)
             return resolved.error();
         return (*entry)->build(*resolved, context);
+    } catch (const std::exception &e) {
+        return Error::internal(path, e.what());
+    }
+}
+
+namespace {
+
+/** The problem types that build an online problem (a data stream), known before building. */
+bool isOnlineType(const std::string &id)
+{
+    static const std::set<std::string> ids = {onlineLogisticProblemEntry().descriptor.id,
+                                              onlineMulticlassProblemEntry().descriptor.id,
+                                              onlineSoftmaxProblemEntry().descriptor.id};
+    return ids.count(id) > 0;
+}
+
+long long intOr(const Json &object, const char *key, long long def)
+{
+    if (object.is_object() && object.contains(key) && object.at(key).is_number())
+        return object.at(key).get<long long>();
+    return def;
+}
+
+/** The estimate of ProblemSpec::bytes and the dimension the resolved object decides. */
+void estimateProblem(ProblemSpec &spec, int agents, const std::string &path)
+{
+    const Json &r = spec.resolved;
+    const double n = agents;
+    const long long dimension = intOr(r, "dimension", -1);
+    const bool hasData = !spec.data.empty() || (r.contains("data") && r.at("data").is_object());
+    spec.bytesPath = joinPath(path, "dimension");
+    if (spec.id == "quadratic") {
+        const double d = static_cast<double>(dimension);
+        spec.dimension = static_cast<int>(dimension);
+        spec.bytes = 8.0 * d * d * (n + 4.0); // A_i, their sum, its factorisation
+        return;
+    }
+    if (!hasData) {
+        // Synthetic problems of the papers: samples per agent × dimension, else a few vectors.
+        const double d = static_cast<double>(std::max(1LL, dimension));
+        const double samples = static_cast<double>(intOr(r, "samples", 0));
+        spec.dimension = static_cast<int>(dimension);
+        spec.bytes = 8.0 * n * d * (samples + 8.0) + 8.0 * d * d * 4.0;
+        if (samples > 0)
+            spec.bytesPath = joinPath(path, "samples");
+        return;
+    }
+    // Data problems: the loaded matrix, its train/test and per-agent copies, standardisation.
+    double largest = 0;
+    for (const auto &h : spec.data) {
+        spec.bytes += 3.0 * h.header.matrixBytes() + 24.0 * static_cast<double>(h.header.samples);
+        if (h.header.matrixBytes() > largest) {
+            largest = h.header.matrixBytes();
+            spec.bytesPath = h.path;
+        }
+    }
+    const bool bias = r.value("bias", false);
+    if ((spec.id == "logistic" || spec.id == "ridge" || spec.id == "least-squares" || spec.id == "online-logistic")
+        && spec.data.size() == 1)
+        spec.dimension = static_cast<int>(std::min<long long>(spec.data.front().header.features + (bias ? 1 : 0),
+                                                              std::numeric_limits<int>::max()));
+    // Streams drawn in advance (ints): learners × length, and multiclass's dealt copies.
+    if (r.value("sampling", std::string()) != "partition" && r.contains("stream_iterations")) {
+        const double length = static_cast<double>(intOr(r, "stream_iterations", 0))
+                              * static_cast<double>(std::max(1LL, intOr(r, "samples_per_iteration", 1)));
+        spec.bytes += 4.0 * n * length;
+        if (4.0 * n * length > largest)
+            spec.bytesPath = joinPath(path, "stream_iterations");
+    }
+    if (r.contains("epochs") && !spec.data.empty())
+        spec.bytes += 4.0 * n * static_cast<double>(intOr(r, "epochs", 1))
+                      * static_cast<double>(spec.data.front().header.samples);
+    // Hessians and references: d × d (d = features × classes at most 10⁴ classes; use features).
+    double features = 0;
+    for (const auto &h : spec.data)
+        features = std::max(features, static_cast<double>(h.header.features) + 1.0);
+    spec.bytes += 8.0 * features * features * 3.0;
+}
+
+} // namespace
+
+Result<ProblemSpec> resolveProblem(const Json &spec, int agents, const std::string &path,
+                                   const std::string &baseDir)
+{
+    if (agents < 1)
+        return Error::invalid(path, "needs at least one agent");
+    try {
+        auto entry = findEntry(spec, path);
+        if (!entry)
+            return entry.error();
+        ProblemContext context;
+        context.agents = agents;
+        context.path = path;
+        context.baseDir = baseDir;
+        auto resolved = (*entry)->resolve(spec, context);
+        if (!resolved)
+            return resolved.error();
+        ProblemSpec out;
+        out.resolved = std::move(resolved.value());
+        out.id = (*entry)->descriptor.id;
+        out.online = isOnlineType(out.id);
+        auto data = scanProblemData(out.resolved, path, baseDir);
+        if (!data)
+            return data.error();
+        out.data = std::move(data.value());
+        estimateProblem(out, agents, path);
+        return out;
+    } catch (const std::exception &e) {
+        return Error::internal(path, e.what());
+    }
+}
+
+Result<std::shared_ptr<const Problem>> buildProblem(const ProblemSpec &spec, int agents,
+                                                    const std::string &path,
+                                                    const std::string &baseDir, std::uint64_t seed)
+{
+    try {
+        auto entry = findEntry(spec.resolved, path);
+        if (!entry)
+            return entry.error();
+        ProblemContext context;
+        context.agents = agents;
+        context.path = path;
+        context.baseDir = baseDir;
+        context.seed = seed;
+        return (*entry)->build(spec.resolved, context);
+    } catch (const std::bad_alloc &) {
+        return Error::invalid(path, "not enough memory to build the problem (its estimate was "
+                                        + formatBytes(spec.bytes) + ")");
     } catch (const std::exception &e) {
         return Error::internal(path, e.what());
     }

@@ -1,41 +1,42 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// MainWindow: the lab window (DESIGN §6, issue 7). Graph editor in the centre, the experiment
-// panel on the left, the inspector on the right, live plots at the bottom, a run toolbar and a
-// status bar with iteration, iterations/s, elapsed time, current max ε and the run status.
-// File ▸ New/Open/Save/Save As/Recent, a Presets menu of every compiled-in preset grouped by
-// paper and teaching, drag-and-drop of experiment files, the file and a modified marker in the
-// title, and no silent loss of unsaved changes. Layout, geometry and recent files persist in
-// QSettings.
+// MainWindow: the lab window (DESIGN §6). It only assembles: the graph editor in the centre, the
+// experiment panel on the left, the inspector on the right, the result tabs at the bottom, the
+// menus, toolbars and status bar. The work is done by the parts it places:
+//   ExperimentFiles  — New/Open/Save/recent files/presets/drops, unsaved-changes prompts
+//   GraphActions     — graph editing commands, layouts, graph import/export
+//   RunActions       — Run/Pause/Step/Stop/Reset over the RunController
+//   ExportActions    — plots, data and report export
+//   RunStatusWidget  — iteration, speed, elapsed time, ε and state in the status bar
+// Layout, geometry and options persist in QSettings.
 //
 // Threading: GUI thread.
 #pragma once
 
+#include "exportactions.h"
+
 #include <QMainWindow>
 
-#include <memory>
-
 class QAction;
-class QActionGroup;
-class QLabel;
 class QMenu;
-class QProgressBar;
-class QTabWidget;
-class QTimer;
 
 namespace dplab {
 
-class ComparisonView;
 class ExperimentDocument;
+class ExperimentFiles;
 class ExperimentPanel;
+class ComparisonView;
+class GraphActions;
 class GraphScene;
 class GraphView;
 class InspectorWidget;
 class LiveResults;
 class PlotPanel;
+class ResultsView;
+class RunActions;
 class RunController;
+class RunStatusWidget;
 class SweepView;
-struct ExperimentResult;
 
 class MainWindow : public QMainWindow
 {
@@ -48,62 +49,48 @@ public:
     static QString defaultPreset();
     static QString version();
 
-    /** Opens an experiment file (asks to save unsaved changes first). */
-    bool openFile(const QString &path);
-    /** Opens a compiled-in preset (":/presets/…") as an untitled copy. */
-    bool openPreset(const QString &resourcePath);
-    /** Restores the saved geometry, or shows 1400×900 (maximized on smaller screens). */
-    void showInitially();
-    /** Opens without asking (tests, command line): replaces the document. */
-    bool loadFile(const QString &path, QString *error);
-
+    // The parts.
     ExperimentDocument *document() const { return mDocument; }
+    ExperimentFiles *files() const { return mFiles; }
+    GraphActions *graphActions() const { return mGraphActions; }
+    RunActions *runActions() const { return mRunActions; }
+    ExportActions *exportActions() const { return mExportActions; }
     GraphScene *graphScene() const { return mScene; }
     GraphView *graphView() const { return mView; }
     InspectorWidget *inspector() const { return mInspector; }
     ExperimentPanel *experimentPanel() const { return mPanel; }
-    PlotPanel *plotPanel() const { return mPlots; }
-    ComparisonView *comparisonView() const { return mComparison; }
-    SweepView *sweepView() const { return mSweep; }
-    /** Shows one of the result views: "live", "comparison" or "sweep". */
-    void showView(const QString &view);
+    ResultsView *resultsView() const { return mResultsView; }
+    PlotPanel *plotPanel() const;
+    ComparisonView *comparisonView() const;
+    SweepView *sweepView() const;
     RunController *runController() const { return mController; }
     LiveResults *liveResults() const { return mResults; }
-    /** The status bar's run state text (tests). */
-    QString runStatusText() const;
-    /** Data files of the last finished run (File ▸ Export Data). */
-    enum class DataExport { Metrics = 0, EpsilonPerAgent = 1, FinalValues = 2, Sweep = 3 };
-    /** Writes one data file of the last finished run atomically; false with `error` when
-     *  there is none (or no sweep) or the write fails. */
+    RunStatusWidget *runStatus() const { return mRunStatus; }
+
+    /** Restores the saved geometry, or shows 1400×900 (maximized on smaller screens). */
+    void showInitially();
+    /** Shows one of the result views: "live", "comparison" or "sweep". */
+    void showView(const QString &view);
+
+    // Shorthands for the parts' most used calls (command line, tests).
+    bool openFile(const QString &path);
+    bool openPreset(const QString &resourcePath);
+    bool loadFile(const QString &path, QString *error);
+    using DataExport = ExportActions::DataExport;
     bool writeData(DataExport kind, const QString &path, QString *error) const;
-    /** Writes report.html, report.pdf and the run outputs (metrics.csv, summary.json,
-     *  experiment.json, …) of the last finished run into `dir`. */
     bool writeReport(const QString &dir, QString *error);
-    /** Whether a run has finished (and none is active). */
     bool hasFinishedRun() const;
-    /** The last message shown for a failed start (tests). */
-    QString lastRunError() const { return mLastRunError; }
+    QString lastRunError() const;
+    /** The status bar's run state text. */
+    QString runStatusText() const;
 
 public slots:
-    void newExperiment();
-    void open();
-    bool save();
-    bool saveAs();
-    /** Run (or resume when paused). */
     void startRun();
     void pauseRun();
     void stepRun();
     void stopRun();
     void resetRun();
     void generateGraph();
-    void applyCircularLayout();
-    void applyForceLayout();
-    void importGraph();
-    void exportGraph();
-    void exportGraphPicture();
-    void exportData(DataExport kind);
-    /** Asks for a folder and writes the report there (running the experiment first if needed). */
-    void exportReport();
     void about();
 
 protected:
@@ -112,21 +99,10 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
-    void createActions();
     void createMenus();
     void createToolBars();
     void createDocks();
-    void createStatusBar();
     void updateTitle();
-    void updateRunActions();
-    void updateStatusBar();
-    void updateRunStatuses();
-    void addRecentFile(const QString &path);
-    void updateRecentMenu();
-    bool maybeSave();
-    bool startController(bool paused);
-    void onRunFinished(std::shared_ptr<const ExperimentResult> result);
-    void onRunFailed(const QString &message);
     void readSettings();
     void writeSettings();
 
@@ -136,38 +112,16 @@ private:
     InspectorWidget *mInspector;
     ExperimentPanel *mPanel;
     LiveResults *mResults;
-    PlotPanel *mPlots;
-    ComparisonView *mComparison;
-    SweepView *mSweep;
-    QTabWidget *mResultTabs;
+    ResultsView *mResultsView;
     RunController *mController;
-    QTimer *mStatusTimer;
-    QString mLastRunError;
-    QString mPendingReportDir;
-    qint64 mSpeedDone = 0;
-    qint64 mSpeedTime = 0;
-    double mSpeed = 0.0;
+    ExperimentFiles *mFiles;
+    GraphActions *mGraphActions;
+    RunActions *mRunActions;
+    ExportActions *mExportActions;
+    RunStatusWidget *mRunStatus;
 
-    // actions
-    QAction *mNewAction, *mOpenAction, *mSaveAction, *mSaveAsAction, *mQuitAction;
-    QAction *mImportGraphAction, *mExportGraphAction, *mExportGraphPictureAction, *mExportPlotsAction, *mExportReportAction;
-    QAction *mUndoAction, *mRedoAction, *mDeleteAction, *mSelectAllAction;
-    QAction *mZoomInAction, *mZoomOutAction, *mFitAction, *mShowWeightsAction;
-    QAction *mSelectModeAction, *mAddNodeModeAction, *mAddEdgeModeAction;
-    QActionGroup *mModeGroup;
-    QAction *mDirectedAction, *mGenerateAction, *mCircularAction, *mForceAction, *mMatrixAction;
-    QAction *mRunAction, *mPauseAction, *mStepAction, *mStopAction, *mResetAction;
-    QAction *mAboutAction, *mAboutQtAction;
-    QMenu *mRecentMenu;
-    QMenu *mViewMenu;
-
-    // status bar
-    QLabel *mStatusIteration;
-    QLabel *mStatusSpeed;
-    QLabel *mStatusElapsed;
-    QLabel *mStatusEpsilon;
-    QLabel *mStatusState;
-    QProgressBar *mProgress;
+    QAction *mUndoAction, *mRedoAction, *mQuitAction, *mAboutAction, *mAboutQtAction;
+    QMenu *mViewMenu = nullptr;
 };
 
 } // namespace dplab

@@ -117,7 +117,7 @@ bool ExperimentDocument::loadJson(const Json &document, const QString &baseDir, 
     Json content;
     Graph graph;
     Json generator;
-    auto parsed = parseExperiment(document, toStdString(baseDir));
+    auto parsed = resolveExperiment(document, toStdString(baseDir)); // no data loaded to open a file
     if (parsed) {
         content = parsed->resolved;
         graph = parsed->graph;
@@ -207,6 +207,11 @@ Json ExperimentDocument::toJson() const
 Result<Experiment> ExperimentDocument::validate() const
 {
     return parseExperiment(toJson(), toStdString(mBaseDir));
+}
+
+Result<Experiment> ExperimentDocument::resolve() const
+{
+    return resolveExperiment(toJson(), toStdString(mBaseDir));
 }
 
 Json ExperimentDocument::value(const std::string &pointer) const

@@ -56,8 +56,11 @@ public:
 
     /** The whole experiment document as it would be saved. */
     Json toJson() const;
-    /** Parses and validates toJson() with core (what Run uses). */
+    /** Parses and validates toJson() with core (what Run uses): resolved and built. */
     Result<Experiment> validate() const;
+    /** Resolves toJson() without building (no data loaded): every run, every sweep point, the
+     *  data files' headers and the resource estimate against the default limits. */
+    Result<Experiment> resolve() const;
 
     /** The value at a JSON pointer, or null when absent. */
     Json value(const std::string &pointer) const;

@@ -1,40 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// ExperimentPanel: the side panel that edits an ExperimentDocument (DESIGN §6, issue 7 item 3):
-// experiment settings (name, seed, iterations, repetitions, recording), the graph kind and
-// weight schemes, the problem summary, the list of runs (add, duplicate, remove, rename,
-// colour) and, for the selected run, its algorithm (those invalid for the graph disabled with
-// the reason), parameter and privacy forms generated from the descriptor, compressor and
-// initial point. Every change goes through the document (one undo step each); the panel
-// re-reads the document after every change, so undo/redo and file loads show at once.
-// Validation by core (debounced) is shown at the bottom with the JSON path of the first error.
+// ExperimentPanel: the side panel that edits an ExperimentDocument (DESIGN §6). It stacks one
+// widget per concern in a scroll area —
+//   ExperimentSettingsWidget  name, seed, iterations, repetitions, recording
+//   WeightsWidget             graph kind and weight schemes
+//   ProblemWidget             objective and data
+//   RunListWidget             the runs (add, duplicate, remove, rename, colour) and the current one
+//   RunEditorWidget           the current run's algorithm, parameters, privacy, compressor, init
+// — and validates the experiment (debounced), showing the verdict with the JSON path of the
+// first error at the bottom. Every edit goes through the document (one undo step each); the
+// widgets re-read the document after every change, so undo/redo and loads show at once.
 //
 // Threading: GUI thread.
 #pragma once
 
-#include "dplab/engine/experiment.h"
-
-#include <QVector>
 #include <QWidget>
 
 #include <memory>
 
-class QCheckBox;
 class QComboBox;
 class QLabel;
-class QLineEdit;
-class QTreeWidget;
-class QPushButton;
-class QToolButton;
-class QSpinBox;
+class QScrollArea;
 class QTimer;
-class QGroupBox;
-class QDoubleSpinBox;
+class QTreeWidget;
 
 namespace dplab {
 
 class ExperimentDocument;
+class ExperimentSettingsWidget;
 class ParamForm;
+class ProblemWidget;
+class RunEditorWidget;
+class RunListWidget;
+class WeightsWidget;
+struct Experiment;
 
 class ExperimentPanel : public QWidget
 {
@@ -43,25 +42,32 @@ class ExperimentPanel : public QWidget
 public:
     explicit ExperimentPanel(ExperimentDocument *document, QWidget *parent = nullptr);
 
-    int currentRun() const { return mCurrentRun; }
+    int currentRun() const;
     void setCurrentRun(int run);
     /** Shows a status next to each run in the list ("running", "diverged at 412", ...). */
     void setRunStatuses(const QStringList &statuses);
-
-    // For tests.
-    QComboBox *algorithmBox() const { return mAlgorithm; }
-    ParamForm *paramsForm() const { return mParams; }
-    ParamForm *privacyForm() const { return mPrivacy; }
-    ParamForm *compressorForm() const { return mCompressorParams; }
-    ParamForm *problemForm() const { return mProblemParams; }
-    QComboBox *problemBox() const { return mProblemType; }
-    /** The theorem-condition warnings shown for the selected run. */
-    QString warningText() const;
-    QComboBox *compressorBox() const { return mCompressor; }
-    QTreeWidget *runList() const { return mRuns; }
     QString validationMessage() const;
     /** Validates now (normally debounced). */
     void validateNow();
+
+    ExperimentSettingsWidget *settingsWidget() const { return mSettings; }
+    WeightsWidget *weightsWidget() const { return mWeights; }
+    ProblemWidget *problemWidget() const { return mProblem; }
+    RunListWidget *runListWidget() const { return mRunList; }
+    RunEditorWidget *runEditor() const { return mRunEditor; }
+    QScrollArea *scrollArea() const { return mScroll; }
+
+    // For tests.
+    QComboBox *algorithmBox() const;
+    ParamForm *paramsForm() const;
+    ParamForm *privacyForm() const;
+    ParamForm *compressorForm() const;
+    ParamForm *problemForm() const;
+    QComboBox *problemBox() const;
+    QComboBox *compressorBox() const;
+    QTreeWidget *runList() const;
+    /** The theorem-condition warnings shown for the selected run. */
+    QString warningText() const;
 
 signals:
     void currentRunChanged(int run);
@@ -69,76 +75,17 @@ signals:
     void validated(bool ok, const QString &message);
 
 private:
-    void buildUi();
     void refresh();
-    void refreshExperiment();
-    void refreshGraph();
-    void refreshProblem();
-    void updateWarnings();
-    void refreshRunList();
-    void refreshRunEditor();
-    void scheduleValidation();
-    QString runPointer(const char *suffix = "") const;
-    void onRunRenamed(int row, const QString &text);
-    void chooseColour();
-    void writeWeights();
-    void fillSchemeBox(QComboBox *box);
 
     ExperimentDocument *mDocument;
-    int mCurrentRun = -1;
-    bool mRefreshing = false;
-    QString mFormAlgorithm;  ///< algorithm the param forms are built for
-    QString mFormCompressor; ///< compressor type the compressor form is built for
-    QString mRowSchemeForm, mColumnSchemeForm;
-    QStringList mStatuses;
-    std::shared_ptr<const Problem> mValidatedProblem; ///< of the last successful validation
-    QTimer *mValidationTimer;
-
-    // experiment
-    QLineEdit *mName;
-    QLineEdit *mSeed;
-    QSpinBox *mIterations;
-    QSpinBox *mRepetitions;
-    QSpinBox *mRecordEvery;
-    // graph
-    QCheckBox *mDirected;
-    QLabel *mRowSchemeLabel;
-    QComboBox *mRowScheme;
-    ParamForm *mRowSchemeParams;
-    QLabel *mColumnSchemeLabel;
-    QComboBox *mColumnScheme;
-    ParamForm *mColumnSchemeParams;
-    QComboBox *mProblemType;
-    ParamForm *mProblemParams; ///< top-level problem parameters
-    struct ProblemGroup {
-        QString prefix;       ///< "data", "random", ...
-        QToolButton *toggle;  ///< shows / hides the group's form
-        ParamForm *form;      ///< the nested parameters ("data.name", ...)
-    };
-    QVector<ProblemGroup> mProblemGroups;
-    QWidget *mProblemGroupBox;
-    QLabel *mProblem;
-    QString mProblemForm; ///< problem type the problem form is built for
-    // runs
-    QTreeWidget *mRuns;
-    QToolButton *mAddRun;
-    QToolButton *mDuplicateRun;
-    QToolButton *mRemoveRun;
-    QToolButton *mColourRun;
-    // selected run
-    QGroupBox *mRunBox;
-    QComboBox *mAlgorithm;
-    QLabel *mAlgorithmInfo;
-    ParamForm *mParams;
-    QGroupBox *mPrivacyBox;
-    ParamForm *mPrivacy;
-    QComboBox *mCompressor;
-    ParamForm *mCompressorParams;
-    QComboBox *mInit;
-    QDoubleSpinBox *mInitScale;
-    QLabel *mWarnings;
+    QScrollArea *mScroll;
+    ExperimentSettingsWidget *mSettings;
+    WeightsWidget *mWeights;
+    ProblemWidget *mProblem;
+    RunListWidget *mRunList;
+    RunEditorWidget *mRunEditor;
     QLabel *mValidation;
-    std::shared_ptr<const Experiment> mValidated; ///< the last experiment that validated
+    QTimer *mValidationTimer;
 };
 
 } // namespace dplab

@@ -2,6 +2,8 @@
 #include "graphio.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <regex>
@@ -27,6 +29,14 @@ bool parseIndex(const std::string &s, int &out)
         return false;
     out = std::stoi(t);
     return true;
+}
+
+/** A finite number (std::stod would throw on "e" or 1e999). */
+bool parseCoordinate(const std::string &s, double &out)
+{
+    char *end = nullptr;
+    out = std::strtod(s.c_str(), &end);
+    return end == s.c_str() + s.size() && !s.empty() && std::isfinite(out);
 }
 
 std::string number(double v)
@@ -67,7 +77,8 @@ Result<Graph> graphFromEdgeListCsv(const std::string &text, const std::string &n
             std::smatch m;
             if (std::regex_search(t, m, header)) {
                 directed = m[1] == "directed";
-                nodes = std::stoi(m[2]);
+                if (!parseIndex(m[2], nodes)) // at most 999999: std::stoi would throw on more
+                    return Error::parse(where, "node count " + std::string(m[2]) + " is too large");
             }
             continue;
         }
@@ -149,8 +160,12 @@ Result<Graph> graphFromDot(const std::string &text, const std::string &name)
                 maxIndex = std::max(maxIndex, a);
                 const std::string attributes = n[3];
                 std::smatch p;
-                if (std::regex_search(attributes, p, pos))
-                    positions[a] = {std::stod(p[1]), std::stod(p[2])};
+                if (std::regex_search(attributes, p, pos)) {
+                    double x = 0, y = 0;
+                    if (!parseCoordinate(p[1], x) || !parseCoordinate(p[2], y))
+                        return Error::parse(where, "pos must be two finite numbers");
+                    positions[a] = {x, y};
+                }
             }
         }
     }

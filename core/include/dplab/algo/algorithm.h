@@ -12,6 +12,7 @@
 // Threading: an Algorithm instance is used by one thread at a time. Descriptors are immutable.
 #pragma once
 
+#include "dplab/algo/teachingfacts.h"
 #include "dplab/common/params.h"
 #include "dplab/compress/compressor.h"
 #include "dplab/graph/graph.h"
@@ -46,6 +47,10 @@ struct AlgorithmDescriptor : Descriptor {
     bool acceptsCompressor = true;
     /** Whether it needs an online problem (streams), a static one, or either. */
     bool needsOnline = false;
+    /** What an eavesdropper learns from its messages (teaching; None = no attack modelled). */
+    AttackSurface attack;
+    /** Rates its paper states, for dashed reference curves (teaching). */
+    std::vector<TheoryRate> theory;
     std::function<std::unique_ptr<Algorithm>()> create;
 };
 

@@ -29,6 +29,7 @@ inline constexpr const char *Bits = "bits";
 inline constexpr const char *TrainAccuracy = "train_accuracy";
 inline constexpr const char *TestAccuracy = "test_accuracy";
 inline constexpr const char *Residual = "residual";
+inline constexpr const char *AttackError = "attack_error"; ///< eavesdropper's reconstruction error (teaching)
 } // namespace metric
 
 /** Every metric name in the canonical column order. */

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "dplab/engine/experiment.h"
+#include "dplab/teaching/messages.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -65,6 +66,8 @@ struct MetricsBatch {
      *  each recorded iteration: epsilonAlternatives[k][a]. */
     std::vector<std::vector<double>> epsilonAlternatives;
     std::vector<std::string> alternativeNames; ///< names of those bounds
+    /** Messages recorded since the last batch (only with RunnerOptions::messages). */
+    std::vector<MessageRecord> messages;
 };
 
 struct StatusEvent {
@@ -98,7 +101,13 @@ struct RepetitionResult {
     /** Max over agents of each alternative bound at each recorded iteration, [k][bound]. */
     std::vector<std::vector<double>> epsilonAlternatives;
     std::vector<Eigen::MatrixXd> trace;      ///< decisions at recorded iterations (with trace)
+    std::vector<MessageRecord> messages;     ///< recorded messages (RunnerOptions::messages)
+    /** The eavesdropper's final reconstruction and its truth (data point or gradient; empty
+     *  without an eavesdropper). */
+    Eigen::VectorXd attackEstimate, attackTruth;
     double wallSeconds = 0.0;
+    /** Outside the runner's shard: not run, nothing recorded; writers leave it out. */
+    bool skipped = false;
 };
 
 struct RunResult {
@@ -108,10 +117,36 @@ struct RunResult {
     std::string accountant; ///< accountant name, "" when none
     std::vector<std::string> alternativeBounds; ///< names of the accountant's alternatives()
     std::vector<std::string> warnings;
+    std::string attack; ///< what the eavesdropper reconstructs ("" without one)
     std::vector<RepetitionResult> repetitions;
     /** Worst status over repetitions (Diverged > Cancelled > Ok). */
     RunStatus status() const;
 };
+
+/** One job of an experiment: a repetition of a run at a sweep point. The job list is ordered by
+ *  point, then run, then repetition; a job's random streams depend only on its key. */
+struct JobKey {
+    int point = 0;
+    int run = 0;
+    int repetition = 0;
+    bool operator==(const JobKey &) const = default;
+};
+
+/** A part of the job list: shard `index` of `count` (1-based) takes the jobs whose position k
+ *  in the list has k mod count = index − 1. Shards differ in size by at most one job and each
+ *  mixes points, runs and repetitions, so cheap and dear jobs spread evenly. */
+struct Shard {
+    int index = 1;
+    int count = 1;
+    bool contains(std::size_t position) const
+    {
+        return count <= 1 || static_cast<int>(position % static_cast<std::size_t>(count)) == index - 1;
+    }
+    bool whole() const { return count <= 1; }
+};
+
+/** Parses "i/N" (1 ≤ i ≤ N). Errors name `option`. */
+Result<Shard> parseShard(const std::string &text, const std::string &option);
 
 struct PointResult {
     Json value; ///< sweep value (null without a sweep)
@@ -122,6 +157,10 @@ struct PointResult {
 struct ExperimentResult {
     std::vector<PointResult> points;
     bool cancelled = false;
+    /** The whole job list, in order (point, run, repetition), whatever the shard. */
+    std::vector<JobKey> jobs;
+    /** The part of `jobs` this result holds (the others' repetitions are marked skipped). */
+    Shard shard;
     bool diverged() const;
 };
 
@@ -129,6 +168,8 @@ struct RunnerOptions {
     int threads = 0;            ///< 0 = hardware concurrency
     bool trace = false;         ///< keep decisions at recorded iterations
     int batchSize = 64;         ///< recorded points per observer batch
+    Shard shard;                ///< the part of the job list to run (default: all of it)
+    MessageRecording messages;  ///< messages to record (teaching views); none by default
 };
 
 class Runner

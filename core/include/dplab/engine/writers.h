@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Result writers of the CLI contract (DESIGN §5): metrics.csv, summary.json, experiment.json,
-// sweep.csv, trace.csv. Each file is written atomically. Numbers are printed with 17
-// significant digits, so identical results give byte-identical files.
+// Result writers of the CLI contract: metrics.csv, summary.json, experiment.json,
+// final_values.csv, epsilon_per_agent.csv, sweep.csv, trace.csv and manifest.json, written as
+// one set (OutputFolder). Text fields are quoted as RFC 4180 says (csvField). Numbers are
+// printed with 17 significant digits, so identical results give byte-identical files and the
+// results reader gets the same doubles back.
 //
 // Threading: pure functions of their arguments.
 #pragma once
@@ -38,7 +40,13 @@ struct MetricStats {
 };
 MetricStats finalMetricStats(const RunResult &run, int m);
 
-/** Writes every file of `run --out DIR` (creating DIR). */
+class OutputFolder;
+
+/** Stages every file of `run --out DIR` in `folder` (manifest.json included); the caller
+ *  commits. A result of one shard gives the files restricted to the shard's jobs. */
+Status stageRunOutputs(OutputFolder &folder, const Experiment &experiment, const ExperimentResult &result, bool trace);
+
+/** Writes every file of `run --out DIR` as one set (OutputFolder: lock, staging, commit). */
 Status writeRunOutputs(const std::string &dir, const Experiment &experiment, const ExperimentResult &result,
                        bool trace);
 

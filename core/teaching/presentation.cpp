@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/teaching/presentation.h"
+
+#include <algorithm>
+
+namespace dplab {
+
+namespace {
+
+/** "runs[1].params.stepsize" → ["runs", "[1]", "params", "stepsize"]; empty on bad syntax. */
+std::vector<std::string> segments(const std::string &path)
+{
+    std::vector<std::string> out;
+    std::string current;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const char c = path[i];
+        if (c == '.') {
+            if (current.empty())
+                return {};
+            out.push_back(current);
+            current.clear();
+        } else if (c == '[') {
+            if (!current.empty())
+                out.push_back(current);
+            current.clear();
+            const auto close = path.find(']', i);
+            if (close == std::string::npos || close == i + 1)
+                return {};
+            out.push_back(path.substr(i, close - i + 1));
+            i = close;
+            if (i + 1 < path.size() && path[i + 1] == '.')
+                ++i;
+        } else {
+            current += c;
+        }
+    }
+    if (!current.empty())
+        out.push_back(current);
+    return out;
+}
+
+Result<std::vector<std::string>> readStrings(const Json &json, const char *key, const std::string &path)
+{
+    std::vector<std::string> out;
+    if (!json.contains(key))
+        return out;
+    const Json &list = json.at(key);
+    const std::string keyPath = joinPath(path, key);
+    if (!list.is_array())
+        return Error::invalid(keyPath, "must be a list of strings");
+    for (std::size_t k = 0; k < list.size(); ++k) {
+        if (!list[k].is_string())
+            return Error::invalid(indexPath(keyPath, k), "must be a string");
+        out.push_back(list[k].get<std::string>());
+    }
+    return out;
+}
+
+Status checkPaths(const std::vector<std::string> &paths, const Json &resolved, const std::string &keyPath)
+{
+    for (std::size_t k = 0; k < paths.size(); ++k) {
+        const auto segs = segments(paths[k]);
+        if (segs.empty())
+            return Error::invalid(indexPath(keyPath, k), "\"" + paths[k] + "\" is not a JSON path such as runs[0].params.stepsize");
+        if (segs.front() != "runs" && segs.front() != "graph" && segs.front() != "problem" && segs.front() != "iterations"
+            && segs.front() != "repetitions" && segs.front() != "seed" && segs.front() != "record_every")
+            return Error::invalid(indexPath(keyPath, k), "\"" + paths[k] + "\" must address runs[..], graph, problem, "
+                                                                            "iterations, repetitions, seed or record_every");
+        if (!findJsonPath(resolved, paths[k]))
+            return Error::invalid(indexPath(keyPath, k), "\"" + paths[k] + "\" addresses nothing in this experiment");
+    }
+    return {};
+}
+
+} // namespace
+
+const std::vector<std::string> &presentationPanelIds()
+{
+    static const std::vector<std::string> ids = {"graph",    "experiment", "inspector", "plots",       "comparison",
+                                                 "sweep",    "playback",   "messages",  "state_space", "attack",
+                                                 "frontier", "theory",     "notes"};
+    return ids;
+}
+
+bool jsonPathMatches(const std::string &pattern, const std::string &path)
+{
+    const auto p = segments(pattern);
+    const auto q = segments(path);
+    if (p.empty() || p.size() > q.size())
+        return false;
+    for (std::size_t k = 0; k < p.size(); ++k) {
+        if (p[k] == q[k])
+            continue;
+        if (p[k] == "[*]" && q[k].front() == '[')
+            continue;
+        return false;
+    }
+    // A pattern naming an object locks everything under it ("runs[0].params").
+    return true;
+}
+
+const Json *findJsonPath(const Json &document, const std::string &path)
+{
+    const auto segs = segments(path);
+    if (segs.empty())
+        return nullptr;
+    const Json *node = &document;
+    for (const auto &seg : segs) {
+        if (seg.front() == '[') {
+            if (!node->is_array() || node->empty())
+                return nullptr;
+            const std::string inner = seg.substr(1, seg.size() - 2);
+            std::size_t index = 0;
+            if (inner != "*") {
+                if (inner.empty() || inner.find_first_not_of("0123456789") != std::string::npos)
+                    return nullptr;
+                index = std::stoul(inner);
+            }
+            if (index >= node->size())
+                return nullptr;
+            node = &(*node)[index];
+        } else {
+            if (!node->is_object() || !node->contains(seg))
+                return nullptr;
+            node = &node->at(seg);
+        }
+    }
+    return node;
+}
+
+bool Presentation::isPanelHidden(const std::string &id) const
+{
+    return std::find(hiddenPanels.begin(), hiddenPanels.end(), id) != hiddenPanels.end();
+}
+
+bool Presentation::isLocked(const std::string &path) const
+{
+    return std::any_of(locked.begin(), locked.end(), [&](const std::string &p) { return jsonPathMatches(p, path); });
+}
+
+bool Presentation::isParamHidden(const std::string &path) const
+{
+    return std::any_of(hiddenParams.begin(), hiddenParams.end(),
+                       [&](const std::string &p) { return jsonPathMatches(p, path); });
+}
+
+Result<Presentation> parsePresentation(const Json &json, const Json &resolved)
+{
+    const std::string path = "presentation";
+    if (!json.is_object())
+        return Error::invalid(path, "must be an object {\"hidden_panels\": [...], \"locked\": [...], \"notes\": \"...\"}");
+    for (auto it = json.begin(); it != json.end(); ++it) {
+        const std::string &key = it.key();
+        if (key != "hidden_panels" && key != "hidden_params" && key != "locked" && key != "notes" && key != "start")
+            return Error::invalid(joinPath(path, key), "unknown key (expected one of: hidden_panels, hidden_params, "
+                                                       "locked, notes, start)");
+    }
+    Presentation p;
+    auto panels = readStrings(json, "hidden_panels", path);
+    if (!panels)
+        return panels.error();
+    const auto &ids = presentationPanelIds();
+    for (std::size_t k = 0; k < panels->size(); ++k) {
+        if (std::find(ids.begin(), ids.end(), (*panels)[k]) == ids.end()) {
+            std::string list;
+            for (const auto &id : ids)
+                list += (list.empty() ? "" : ", ") + id;
+            return Error::invalid(indexPath("presentation.hidden_panels", k),
+                                  "unknown panel \"" + (*panels)[k] + "\" (known: " + list + ")");
+        }
+        if (!p.isPanelHidden((*panels)[k]))
+            p.hiddenPanels.push_back((*panels)[k]);
+    }
+    auto hidden = readStrings(json, "hidden_params", path);
+    if (!hidden)
+        return hidden.error();
+    if (auto s = checkPaths(*hidden, resolved, "presentation.hidden_params"); !s)
+        return s.error();
+    p.hiddenParams = *hidden;
+    auto locked = readStrings(json, "locked", path);
+    if (!locked)
+        return locked.error();
+    if (auto s = checkPaths(*locked, resolved, "presentation.locked"); !s)
+        return s.error();
+    p.locked = *locked;
+    if (json.contains("notes")) {
+        if (!json.at("notes").is_string())
+            return Error::invalid("presentation.notes", "must be a string (Markdown)");
+        p.notes = json.at("notes").get<std::string>();
+    }
+    if (json.contains("start")) {
+        if (!json.at("start").is_boolean())
+            return Error::invalid("presentation.start", "must be true or false");
+        p.start = json.at("start").get<bool>();
+    }
+    return p;
+}
+
+Json presentationToJson(const Presentation &p)
+{
+    return Json{{"hidden_panels", p.hiddenPanels},
+                {"hidden_params", p.hiddenParams},
+                {"locked", p.locked},
+                {"notes", p.notes},
+                {"start", p.start}};
+}
+
+} // namespace dplab

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// GraphActions: the commands of the graph editor as QActions (Edit ▸ Delete/Select All, View ▸
+// zoom/fit/weights, Graph ▸ modes, Directed, Generate, layouts, weight matrix, File ▸ import and
+// export of the graph). Each edit goes through the GraphDocument (one undo step); MainWindow only
+// places the actions in menus and toolbars.
+//
+// Threading: GUI thread.
+#pragma once
+
+#include <QObject>
+
+class QAction;
+class QActionGroup;
+class QWidget;
+
+namespace dplab {
+
+class ExperimentDocument;
+class GraphScene;
+class GraphView;
+class InspectorWidget;
+
+class GraphActions : public QObject
+{
+    Q_OBJECT
+
+public:
+    /** `window` parents the dialogs. */
+    GraphActions(ExperimentDocument *document, GraphScene *scene, GraphView *view, InspectorWidget *inspector,
+                 QWidget *window);
+
+    QAction *deleteAction() const { return mDeleteAction; }
+    QAction *selectAllAction() const { return mSelectAllAction; }
+    QAction *zoomInAction() const { return mZoomInAction; }
+    QAction *zoomOutAction() const { return mZoomOutAction; }
+    QAction *fitAction() const { return mFitAction; }
+    QAction *showWeightsAction() const { return mShowWeightsAction; }
+    QActionGroup *modeGroup() const { return mModeGroup; }
+    QAction *directedAction() const { return mDirectedAction; }
+    QAction *generateAction() const { return mGenerateAction; }
+    QAction *circularAction() const { return mCircularAction; }
+    QAction *forceAction() const { return mForceAction; }
+    QAction *matrixAction() const { return mMatrixAction; }
+    QAction *importAction() const { return mImportAction; }
+    QAction *exportAction() const { return mExportAction; }
+    QAction *exportPictureAction() const { return mExportPictureAction; }
+
+public slots:
+    void generateGraph();
+    void applyCircularLayout();
+    void applyForceLayout();
+    void importGraph();
+    void exportGraph();
+    void exportGraphPicture();
+
+signals:
+    /** A message for the status bar. */
+    void message(const QString &text, int timeoutMs);
+
+private:
+    ExperimentDocument *mDocument;
+    GraphScene *mScene;
+    GraphView *mView;
+    QWidget *mWindow;
+
+    QAction *mDeleteAction, *mSelectAllAction;
+    QAction *mZoomInAction, *mZoomOutAction, *mFitAction, *mShowWeightsAction;
+    QActionGroup *mModeGroup;
+    QAction *mSelectModeAction, *mAddNodeModeAction, *mAddEdgeModeAction;
+    QAction *mDirectedAction, *mGenerateAction, *mCircularAction, *mForceAction, *mMatrixAction;
+    QAction *mImportAction, *mExportAction, *mExportPictureAction;
+};
+
+} // namespace dplab

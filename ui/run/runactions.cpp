@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runactions.h"
+
+#include "experimentdocument.h"
+#include "liveresults.h"
+#include "nonblockingwarning.h"
+#include "resultsview.h"
+#include "runcontroller.h"
+#include "textconvert.h"
+
+#include "dplab/engine/runner.h"
+
+#include <QAction>
+#include <QEventLoop>
+#include <QStyle>
+#include <QWidget>
+
+namespace dplab {
+
+RunActions::RunActions(ExperimentDocument *document, RunController *controller, LiveResults *results,
+                       ResultsView *views, QWidget *window)
+    : QObject(window)
+    , mDocument(document)
+    , mController(controller)
+    , mResults(results)
+    , mViews(views)
+    , mWindow(window)
+{
+    QStyle *s = window->style();
+    mRunAction = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Run"), this);
+    mRunAction->setShortcut(QKeySequence(Qt::Key_F5));
+    mRunAction->setToolTip(tr("Run the experiment, or continue a paused run (F5)"));
+    connect(mRunAction, &QAction::triggered, this, &RunActions::startRun);
+    mPauseAction = new QAction(s->standardIcon(QStyle::SP_MediaPause), tr("&Pause"), this);
+    mPauseAction->setShortcut(QKeySequence(Qt::Key_F6));
+    mPauseAction->setToolTip(tr("Pause every running repetition (F6)"));
+    connect(mPauseAction, &QAction::triggered, this, &RunActions::pauseRun);
+    mStepAction = new QAction(s->standardIcon(QStyle::SP_MediaSeekForward), tr("S&tep"), this);
+    mStepAction->setShortcut(QKeySequence(Qt::Key_F10));
+    mStepAction->setToolTip(tr("Advance every repetition by one iteration (F10)"));
+    connect(mStepAction, &QAction::triggered, this, &RunActions::stepRun);
+    mStopAction = new QAction(s->standardIcon(QStyle::SP_MediaStop), tr("St&op"), this);
+    mStopAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    mStopAction->setToolTip(tr("Stop the run (Shift+F5)"));
+    connect(mStopAction, &QAction::triggered, this, &RunActions::stopRun);
+    mResetAction = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("R&eset"), this);
+    mResetAction->setToolTip(tr("Stop and clear the plots"));
+    connect(mResetAction, &QAction::triggered, this, &RunActions::resetRun);
+
+    connect(mController, &RunController::batchesArrived, mResults, &LiveResults::addBatches);
+    connect(mController, &RunController::eventsArrived, mResults, &LiveResults::addEvents);
+    connect(mController, &RunController::stateChanged, this, &RunActions::updateActions);
+    connect(mController, &RunController::finished, this, &RunActions::onFinished);
+    connect(mController, &RunController::failed, this, &RunActions::onFailed);
+    connect(mResults, &LiveResults::runStateChanged, this, &RunActions::updateRunStatuses);
+    updateActions();
+}
+
+bool RunActions::start(bool paused)
+{
+    mLastRunError.clear();
+    auto experiment = mDocument->validate();
+    if (!experiment) {
+        mLastRunError = toQString(experiment.error().toString());
+        emit message(tr("Cannot run: %1").arg(mLastRunError), 15000);
+        showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
+        return false;
+    }
+    auto shared = std::make_shared<const Experiment>(std::move(experiment.value()));
+    mResults->reset(*shared);
+    QVector<QColor> colors;
+    for (int r = 0; r < static_cast<int>(shared->runs.size()); ++r)
+        colors.push_back(mDocument->runColor(r));
+    mViews->prepareRun(*shared, colors);
+    if (!mController->start(shared, paused))
+        return false;
+    updateRunStatuses();
+    return true;
+}
+
+void RunActions::startRun()
+{
+    if (mController->state() == RunController::State::Paused) {
+        mController->resume();
+        return;
+    }
+    if (mController->isActive())
+        return;
+    start(false);
+}
+
+void RunActions::pauseRun()
+{
+    mController->pause();
+}
+
+void RunActions::stepRun()
+{
+    if (!mController->isActive() && !start(true))
+        return;
+    mController->step();
+}
+
+void RunActions::stopRun()
+{
+    mController->stop();
+}
+
+void RunActions::resetRun()
+{
+    if (mController->isActive()) {
+        mController->stop();
+        // Wait for the worker to finish so the plots do not receive old batches afterwards.
+        QEventLoop loop;
+        connect(mController, &RunController::stateChanged, &loop, [&loop, this] {
+            if (!mController->isActive())
+                loop.quit();
+        });
+        if (mController->isActive())
+            loop.exec(QEventLoop::ExcludeUserInputEvents);
+    }
+    mResults->clear();
+    mViews->clearResults();
+    emit runStatusesChanged({});
+}
+
+bool RunActions::hasFinishedRun() const
+{
+    return !mController->isActive() && mController->lastResult() && mController->experiment()
+           && !mController->lastResult()->points.empty();
+}
+
+void RunActions::onFinished(std::shared_ptr<const ExperimentResult> result)
+{
+    if (result && !result->points.empty()) {
+        mViews->showResult(mController->experiment(), result);
+        if (result->diverged())
+            emit message(tr("A run diverged: its curve stops at the divergence"), 10000);
+    }
+    updateRunStatuses();
+}
+
+void RunActions::onFailed(const QString &message)
+{
+    mLastRunError = message;
+    emit this->message(tr("Run failed: %1").arg(message), 15000);
+    showNonBlockingWarning(mWindow, tr("Run failed"), message);
+}
+
+void RunActions::updateActions()
+{
+    const RunController::State state = mController->state();
+    mRunAction->setEnabled(state == RunController::State::Idle || state == RunController::State::Paused);
+    mRunAction->setText(state == RunController::State::Paused ? tr("&Resume") : tr("&Run"));
+    mPauseAction->setEnabled(state == RunController::State::Running);
+    mStepAction->setEnabled(state != RunController::State::Stopping);
+    mStopAction->setEnabled(state == RunController::State::Running || state == RunController::State::Paused);
+}
+
+void RunActions::updateRunStatuses()
+{
+    QStringList statuses;
+    for (int r = 0; r < mResults->runCount(); ++r)
+        statuses << mResults->runStatusText(0, r);
+    emit runStatusesChanged(statuses);
+}
+
+} // namespace dplab

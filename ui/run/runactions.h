@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// RunActions: Run ▸ Run/Resume, Pause, Step, Stop, Reset as QActions over the RunController.
+// Starting validates the document, hands an immutable copy of the experiment to the controller
+// and prepares the result views; the controller's batches feed LiveResults; a finished run fills
+// the result views. MainWindow only places the actions.
+//
+// Threading: GUI thread (the run itself is on the controller's worker thread).
+#pragma once
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+
+class QAction;
+class QWidget;
+
+namespace dplab {
+
+class ExperimentDocument;
+class LiveResults;
+class ResultsView;
+class RunController;
+struct ExperimentResult;
+
+class RunActions : public QObject
+{
+    Q_OBJECT
+
+public:
+    /** `window` parents the warnings. */
+    RunActions(ExperimentDocument *document, RunController *controller, LiveResults *results,
+               ResultsView *views, QWidget *window);
+
+    QAction *runAction() const { return mRunAction; }
+    QAction *pauseAction() const { return mPauseAction; }
+    QAction *stepAction() const { return mStepAction; }
+    QAction *stopAction() const { return mStopAction; }
+    QAction *resetAction() const { return mResetAction; }
+
+    /** Validates the document and starts a run (paused: waits for Step). False with
+     *  lastRunError() when the experiment does not validate. */
+    bool start(bool paused);
+    /** Whether a run has finished (and none is active). */
+    bool hasFinishedRun() const;
+    /** The last message shown for a failed start or run (tests). */
+    QString lastRunError() const { return mLastRunError; }
+
+public slots:
+    /** Run (or resume when paused). */
+    void startRun();
+    void pauseRun();
+    void stepRun();
+    void stopRun();
+    /** Stops (waiting for the worker) and clears every result. */
+    void resetRun();
+
+signals:
+    /** One status text per run ("running", "diverged at 412", …) for the runs list. */
+    void runStatusesChanged(const QStringList &statuses);
+    /** A message for the status bar. */
+    void message(const QString &text, int timeoutMs);
+
+private:
+    void updateActions();
+    void updateRunStatuses();
+    void onFinished(std::shared_ptr<const ExperimentResult> result);
+    void onFailed(const QString &message);
+
+    ExperimentDocument *mDocument;
+    RunController *mController;
+    LiveResults *mResults;
+    ResultsView *mViews;
+    QWidget *mWindow;
+    QString mLastRunError;
+    QAction *mRunAction, *mPauseAction, *mStepAction, *mStopAction, *mResetAction;
+};
+
+} // namespace dplab

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "runstatuswidget.h"
+
+#include "liveresults.h"
+#include "runcontroller.h"
+#include "textconvert.h"
+
+#include "dplab/engine/metrics.h"
+#include "dplab/engine/runner.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QTimer>
+
+#include <cmath>
+
+namespace dplab {
+
+namespace {
+
+QString formatElapsed(qint64 ms)
+{
+    if (ms < 60000)
+        return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 1);
+    return QStringLiteral("%1:%2").arg(ms / 60000).arg((ms / 1000) % 60, 2, 10, QLatin1Char('0'));
+}
+
+} // namespace
+
+RunStatusWidget::RunStatusWidget(RunController *controller, LiveResults *results, QWidget *parent)
+    : QWidget(parent)
+    , mController(controller)
+    , mResults(results)
+    , mTimer(new QTimer(this))
+    , mIteration(new QLabel(this))
+    , mSpeedLabel(new QLabel(this))
+    , mElapsed(new QLabel(this))
+    , mEpsilon(new QLabel(this))
+    , mProgress(new QProgressBar(this))
+    , mState(new QLabel(tr("idle"), this))
+{
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    mProgress->setMaximumWidth(180);
+    mProgress->setTextVisible(true);
+    mProgress->setRange(0, 1000);
+    mProgress->setValue(0);
+    mIteration->setToolTip(tr("Largest iteration recorded so far"));
+    mSpeedLabel->setToolTip(tr("Iterations per second over all runs and repetitions"));
+    mEpsilon->setToolTip(tr("Current cumulative ε, the largest over runs and agents"));
+    for (QLabel *l : {mIteration, mSpeedLabel, mElapsed, mEpsilon, mState})
+        l->setMinimumWidth(90);
+    layout->addWidget(mIteration);
+    layout->addWidget(mSpeedLabel);
+    layout->addWidget(mElapsed);
+    layout->addWidget(mEpsilon);
+    layout->addWidget(mProgress);
+    layout->addWidget(mState);
+
+    mTimer->setInterval(250);
+    connect(mTimer, &QTimer::timeout, this, &RunStatusWidget::refresh);
+    connect(mController, &RunController::stateChanged, this, [this] {
+        if (mController->isActive() && !mTimer->isActive()) {
+            mSpeedDone = 0;
+            mSpeedTime = 0;
+            mSpeed = 0;
+            mTimer->start();
+        } else if (!mController->isActive()) {
+            mTimer->stop();
+        }
+        refresh();
+    });
+    connect(mController, &RunController::progressChanged, this, &RunStatusWidget::refresh);
+    connect(mResults, &LiveResults::resetDone, this, &RunStatusWidget::refresh);
+    refresh();
+}
+
+QString RunStatusWidget::stateText() const
+{
+    return mState->text();
+}
+
+QString RunStatusWidget::epsilonText() const
+{
+    return mEpsilon->text();
+}
+
+QString RunStatusWidget::iterationText() const
+{
+    return mIteration->text();
+}
+
+void RunStatusWidget::refresh()
+{
+    const qint64 elapsed = mController->elapsedMilliseconds();
+    const qint64 done = mController->iterationsDone();
+    const qint64 total = mController->iterationsTotal();
+    // Progress arrives in steps (every 100 iterations of a job): measure over a window that
+    // contains at least one step, so slow iterations do not show as "0 it/s".
+    if (mController->isActive() && elapsed - mSpeedTime >= 500
+        && (done > mSpeedDone || elapsed - mSpeedTime >= 10000)) {
+        mSpeed = elapsed > mSpeedTime ? (done - mSpeedDone) * 1000.0 / double(elapsed - mSpeedTime) : 0.0;
+        mSpeedDone = done;
+        mSpeedTime = elapsed;
+    } else if (!mController->isActive() && elapsed > 0) {
+        mSpeed = done * 1000.0 / double(elapsed);
+    }
+    mIteration->setText(tr("iteration %1").arg(mResults->latestIteration()));
+    mSpeedLabel->setText(
+        tr("%1 it/s").arg(mSpeed >= 100 ? QString::number(qint64(mSpeed)) : QString::number(mSpeed, 'g', 3)));
+    mElapsed->setText(formatElapsed(elapsed));
+    const double epsilon = mResults->latestMax(QLatin1String(metric::Epsilon));
+    mEpsilon->setText(std::isnan(epsilon)   ? tr("ε —")
+                      : std::isinf(epsilon) ? tr("ε ∞")
+                                            : tr("ε %1").arg(formatNumber(epsilon, 4)));
+    mProgress->setValue(total > 0 ? int(1000.0 * double(done) / double(total)) : 0);
+    QString state;
+    switch (mController->state()) {
+    case RunController::State::Idle: {
+        state = tr("idle");
+        const auto result = mController->lastResult();
+        if (result && mResults->runCount() > 0)
+            state = result->cancelled ? tr("stopped") : result->diverged() ? tr("finished (diverged)") : tr("finished");
+        break;
+    }
+    case RunController::State::Running:
+        state = tr("running");
+        break;
+    case RunController::State::Paused:
+        state = tr("paused");
+        break;
+    case RunController::State::Stopping:
+        state = tr("stopping…");
+        break;
+    }
+    mState->setText(state);
+}
+
+} // namespace dplab
