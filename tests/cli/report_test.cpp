@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // `dplab-cli report` on every preset at reduced size: report.html (self-contained) and
-// report.pdf (checked with poppler's pdfinfo / pdftotext) hold every run label, every parameter
-// value and the privacy statement; the run outputs are written next to them.
+// report.pdf (checked with poppler's pdfinfo / pdftotext / pdfimages) hold every run label, every
+// parameter value and the privacy statement, the PDF's pictures are vectors (no embedded image)
+// and a two-run report takes at most three pages; the run outputs are written next to them.
 #include "clitest.h"
 
 #include "dplab/engine/experiment.h"
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <regex>
 
 namespace dplab::test {
@@ -141,6 +143,12 @@ TEST_P(PresetReport, WritesHtmlAndPdfWithEveryRunParameterAndStatement)
     ASSERT_TRUE(std::regex_search(r.err, reported, std::regex("\\((\\d+) pages\\)"))) << r.err;
     EXPECT_EQ(std::stoi(reported[1]), pages);
     EXPECT_NE(info.find("(A4)"), std::string::npos) << info;
+
+    // Vector pictures: `pdfimages -list` prints its two header lines and no image.
+    if (hasTool("pdfimages")) {
+        const std::string images = capture("pdfimages -list " + quote((out / "report.pdf").string()));
+        EXPECT_EQ(std::count(images.begin(), images.end(), '\n'), 2) << images;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryPreset, PresetReport, ::testing::ValuesIn(presetNames()),
@@ -151,6 +159,36 @@ INSTANTIATE_TEST_SUITE_P(EveryPreset, PresetReport, ::testing::ValuesIn(presetNa
                                      c = '_';
                              return name;
                          });
+
+TEST(CliReport, TwoRunReportFitsInThreePages)
+{
+    // The default preset (two runs, five pictures) at the size the README shows: three A4 pages
+    // (Qt's rich-text layout needed eight, one plot a page), the plots sharing a page.
+    if (!hasTool("pdfinfo") || !hasTool("pdftotext"))
+        GTEST_SKIP() << "poppler-utils (pdfinfo, pdftotext) are not installed";
+    TempDir dir;
+    const auto out = dir / "report";
+    const auto r = runCli("report " + quote(preset("teaching-push-pull-quadratic.json")) + " --out " + quote(out.string())
+                          + " --iterations 200 --repetitions 2 --quiet");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const std::string pdf = quote((out / "report.pdf").string());
+    std::smatch m;
+    const std::string info = capture("pdfinfo " + pdf);
+    ASSERT_TRUE(std::regex_search(info, m, std::regex("Pages:\\s+(\\d+)"))) << info;
+    const int pages = std::stoi(m[1]);
+    EXPECT_LE(pages, 3);
+    // The plots' captions: at least three of them on one page.
+    int most = 0;
+    for (int page = 1; page <= pages; ++page) {
+        const std::string text = squeeze(capture("pdftotext -f " + std::to_string(page) + " -l " + std::to_string(page) + " "
+                                                 + pdf + " -"));
+        int captions = 0;
+        for (const char *caption : {"Consensus error", "Distance to optimum", "Optimality gap", "Gradient norm", "Bits sent"})
+            captions += text.find(caption) != std::string::npos;
+        most = std::max(most, captions);
+    }
+    EXPECT_GE(most, 3);
+}
 
 TEST(CliReport, NeedsOutAndRejectsBadRepetitions)
 {

@@ -2,8 +2,11 @@
 //
 // Exports and the report writer: plots to PNG (size and DPI recorded), SVG and PDF (size),
 // the graph picture, atomic writes that fail without touching existing files, the report's
-// HTML (self-contained) and PDF (page count as pdfinfo reads it, text as pdftotext reads it),
-// and the window's data exports and File ▸ Export Report after a run.
+// HTML (self-contained) and PDF (page count as pdfinfo reads it, at most 3 pages for two runs,
+// text as pdftotext reads it, no raster images), the PDF layout's promises (each caption right
+// above its picture, two pictures per grid row, a table's header on every page it continues
+// on, nothing outside the page's text area), and the window's data exports and File ▸ Export
+// Report after a run.
 #include "exporter.h"
 #include "graphdocument.h"
 #include "graphscene.h"
@@ -13,6 +16,7 @@
 #include "plotpanel.h"
 #include "presetlibrary.h"
 #include "experimentdocument.h"
+#include "reportlayout.h"
 #include "reportwriter.h"
 #include "runcontroller.h"
 #include "uitest.h"
@@ -26,6 +30,8 @@
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QMap>
+#include <QSet>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -94,6 +100,7 @@ private slots:
     void failedWriteLeavesExistingFilesUntouched();
     void liveResultsFromAResult();
     void reportHtmlAndPdf();
+    void pdfLayoutKeepsCaptionsPicturesAndTableHeaders();
     void windowExportsDataAndReport();
 
 private:
@@ -269,7 +276,8 @@ void TestReportWriter::reportHtmlAndPdf()
     writer.setInfo(info);
     QString error;
     QVERIFY2(writer.write(dir.path(), &error), qPrintable(error));
-    QVERIFY(writer.pdfPageCount() >= 2);
+    // Two runs, five pictures: three pages (the rich-text layout took eight, one plot a page).
+    QVERIFY2(writer.pdfPageCount() >= 2 && writer.pdfPageCount() <= 3, qPrintable(QString::number(writer.pdfPageCount())));
     QVERIFY(writer.imageCaptions().size() >= 4); // graph, consensus, accuracy, ε, bits
     QFile htmlFile(dir.filePath(QStringLiteral("report.html")));
     QVERIFY(htmlFile.open(QIODevice::ReadOnly));
@@ -300,6 +308,171 @@ void TestReportWriter::reportHtmlAndPdf()
     }
     for (const QString &caption : writer.imageCaptions())
         QVERIFY2(text.contains(squeeze(caption)), qPrintable(caption));
+
+    // Vector pictures: the PDF embeds no raster image (Qt's rich-text PDF embedded JPEGs).
+    if (tool("pdfimages").isEmpty())
+        QSKIP("pdfimages (poppler-utils) is not installed");
+    const QStringList images = runTool(tool("pdfimages"), {QStringLiteral("-list"), pdf}).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QVERIFY2(images.size() == 2, qPrintable(images.join(QLatin1Char('\n')))); // the two header lines only
+}
+
+void TestReportWriter::pdfLayoutKeepsCaptionsPicturesAndTableHeaders()
+{
+    using Placement = ReportLayout::Placement;
+    // A long table after a heading, then seven plots and the graph, then another table.
+    std::vector<ReportBlock> blocks;
+    auto text = [](ReportBlock::Kind kind, const std::string &t) {
+        ReportBlock b;
+        b.kind = kind;
+        b.text = {{t}};
+        return b;
+    };
+    blocks.push_back(text(ReportBlock::Kind::Title, "Layout test"));
+    blocks.push_back(text(ReportBlock::Kind::Heading, "Graph"));
+    ReportBlock graph;
+    graph.kind = ReportBlock::Kind::Pictures;
+    graph.group = "graph";
+    blocks.push_back(graph);
+    ReportBlock facts;
+    facts.kind = ReportBlock::Kind::Table;
+    facts.rows = {{"agents n", "6"}, {"edges", "9"}};
+    blocks.push_back(facts);
+    for (int p = 0; p < 3; ++p)
+        blocks.push_back(text(ReportBlock::Kind::Paragraph, std::string(600, 'x') + " filler text to push the table down"));
+    blocks.push_back(text(ReportBlock::Kind::Heading, "A long table"));
+    ReportBlock table;
+    table.kind = ReportBlock::Kind::Table;
+    table.header = {"key", "parameter", "value"};
+    for (int r = 0; r < 90; ++r)
+        table.rows.push_back({"params.key_" + std::to_string(r), "a parameter", std::to_string(r * 0.5)});
+    blocks.push_back(table);
+    ReportBlock plots;
+    plots.kind = ReportBlock::Kind::Pictures;
+    plots.group = "plots";
+    plots.heading = "Plots";
+    plots.note = "Mean over repetitions.";
+    blocks.push_back(plots);
+    blocks.push_back(text(ReportBlock::Kind::Heading, "Final values"));
+    blocks.push_back(table);
+    // A short table after a heading and a note: one piece, on the heading's page.
+    for (int p = 0; p < 2; ++p)
+        blocks.push_back(text(ReportBlock::Kind::Paragraph, std::string(400, 'y') + " filler"));
+    blocks.push_back(text(ReportBlock::Kind::Heading, "Short table"));
+    blocks.push_back(text(ReportBlock::Kind::Paragraph, "Last recorded value."));
+    ReportBlock shortTable = table;
+    shortTable.rows.resize(12);
+    for (int copies = 0; copies < 6; ++copies) {
+        blocks.push_back(text(ReportBlock::Kind::Paragraph, std::string(300, 'z') + " filler"));
+        blocks.push_back(shortTable);
+    }
+
+    QVector<ReportLayout::Picture> pictures;
+    int painted = 0;
+    for (int k = 0; k < 8; ++k) {
+        ReportLayout::Picture picture;
+        picture.id = k == 3 ? "graph" : "plot-" + std::to_string(k);
+        picture.caption = QStringLiteral("Picture %1").arg(k);
+        picture.naturalSize = QSizeF(400, 300);
+        picture.paint = [&painted](QCPPainter *painter, const QSizeF &size) {
+            ++painted;
+            painter->drawRect(QRectF(QPointF(0, 0), size));
+        };
+        pictures << picture;
+    }
+    ReportLayout layout(blocks, pictures, QStringLiteral("Layout test"));
+    QTemporaryDir dir;
+    QString error;
+    int pages = 0;
+    QVERIFY2(layout.writePdf(dir.filePath(QStringLiteral("layout.pdf")), QStringLiteral("test"), &pages, &error),
+             qPrintable(error));
+    QCOMPARE(painted, pictures.size());
+    const QVector<Placement> &placed = layout.placements();
+    const QRectF content = ReportLayout::contentRect();
+    for (const Placement &p : placed) {
+        QVERIFY(p.page >= 0 && p.page < pages);
+        QVERIFY2(content.adjusted(-0.5, -0.5, 0.5, 0.5).contains(p.rect),
+                 qPrintable(QStringLiteral("page %1: %2,%3 %4x%5").arg(p.page).arg(p.rect.x()).arg(p.rect.y())
+                                .arg(p.rect.width()).arg(p.rect.height())));
+    }
+    auto find = [&](Placement::Kind kind, int index) {
+        for (const Placement &p : placed)
+            if (p.kind == kind && p.index == index)
+                return p;
+        return Placement{Placement::Kind::Caption, -1, QRectF(), -1, -1};
+    };
+    // Every caption on its picture's page, directly above it.
+    for (int k = 0; k < pictures.size(); ++k) {
+        const Placement caption = find(Placement::Kind::Caption, k);
+        const Placement picture = find(Placement::Kind::Picture, k);
+        QVERIFY2(caption.page >= 0 && picture.page >= 0, qPrintable(pictures[k].caption));
+        QCOMPARE(caption.page, picture.page);
+        QVERIFY(caption.rect.bottom() <= picture.rect.top() + 0.5);
+        QVERIFY2(picture.rect.top() - caption.rect.bottom() < 8, qPrintable(pictures[k].caption));
+    }
+    // The plots in rows of two, at a readable size, at most three rows a page.
+    const QVector<int> plotIndex = {0, 1, 2, 4, 5, 6, 7};
+    QMap<int, int> perPage;
+    for (int k = 0; k < plotIndex.size(); ++k) {
+        const Placement p = find(Placement::Kind::Picture, plotIndex[k]);
+        QVERIFY(p.rect.width() >= 300 && p.rect.height() >= 200);
+        ++perPage[p.page];
+        if (k % 2 == 1) {
+            const Placement left = find(Placement::Kind::Picture, plotIndex[k - 1]);
+            QCOMPARE(left.page, p.page);
+            QCOMPARE(left.rect.top(), p.rect.top());
+            QVERIFY(left.rect.right() < p.rect.left());
+        }
+    }
+    for (int count : std::as_const(perPage))
+        QVERIFY(count <= 6);
+    // The graph beside its facts: same top, side by side.
+    const Placement graphPicture = find(Placement::Kind::Picture, 3);
+    const Placement factsRow = find(Placement::Kind::TableRow, 0);
+    QCOMPARE(factsRow.page, graphPicture.page);
+    QCOMPARE(factsRow.rect.top(), graphPicture.rect.top());
+    QVERIFY(factsRow.rect.left() > graphPicture.rect.right());
+    // The long tables: every page with rows has the header above them; the first page at least
+    // two rows; rows in order.
+    for (int t : {1, 2}) {
+        QMap<int, double> headerBottom;
+        QMap<int, int> rowsOnPage;
+        int lastRow = -1;
+        for (const Placement &p : placed) {
+            if (p.index != t)
+                continue;
+            if (p.kind == Placement::Kind::TableHeader)
+                headerBottom[p.page] = p.rect.bottom();
+            if (p.kind == Placement::Kind::TableRow) {
+                QVERIFY2(headerBottom.contains(p.page), qPrintable(QStringLiteral("table %1 row %2").arg(t).arg(p.row)));
+                QVERIFY(p.rect.top() >= headerBottom[p.page] - 0.5);
+                QCOMPARE(p.row, lastRow + 1);
+                lastRow = p.row;
+                ++rowsOnPage[p.page];
+            }
+        }
+        QCOMPARE(lastRow, 89);
+        QVERIFY2(rowsOnPage.size() >= 2, "a 90-row table continues on another page");
+        QVERIFY(rowsOnPage.first() >= 3);
+    }
+    // Short tables are never split, and the heading stays with its note and table.
+    QMap<int, int> headingPage;
+    for (const Placement &p : placed)
+        if (p.kind == Placement::Kind::Heading)
+            headingPage[p.index] = p.page;
+    QCOMPARE(headingPage.size(), 4);
+    for (int t = 3; t < 9; ++t) {
+        QSet<int> pagesOfTable;
+        int rows = 0;
+        for (const Placement &p : placed)
+            if (p.index == t && (p.kind == Placement::Kind::TableRow || p.kind == Placement::Kind::TableHeader)) {
+                pagesOfTable << p.page;
+                rows += p.kind == Placement::Kind::TableRow;
+            }
+        QCOMPARE(rows, 12);
+        QVERIFY2(pagesOfTable.size() == 1, qPrintable(QStringLiteral("short table %1 split").arg(t)));
+        if (t == 3)
+            QCOMPARE(*pagesOfTable.begin(), headingPage[3]);
+    }
 }
 
 void TestReportWriter::windowExportsDataAndReport()

@@ -163,6 +163,7 @@ struct Flow {
     double bottom = kPageHeight - kMargin;
     double y = kMargin;
     QVector<QVector<Op>> pages = {{}};
+    QVector<ReportLayout::Placement> placed;
 
     double remaining() const { return bottom - y; }
     bool atTop() const { return y <= top + 0.5; }
@@ -172,6 +173,17 @@ struct Flow {
         y = top;
     }
     void add(Op op) { pages.last().append(std::move(op)); }
+    /** Records where something went on the current page. */
+    void mark(ReportLayout::Placement::Kind kind, const QRectF &rect, int index, int row = -1)
+    {
+        ReportLayout::Placement p;
+        p.kind = kind;
+        p.page = static_cast<int>(pages.size()) - 1;
+        p.rect = rect;
+        p.index = index;
+        p.row = row;
+        placed << p;
+    }
     /** Vertical space, dropped at the top of a page. */
     void space(double s)
     {
@@ -282,7 +294,7 @@ double longestLine(const QString &text, const QFontMetricsF &metrics)
 
 double longestWord(const QString &text, const QFontMetricsF &metrics)
 {
-    static const QRegularExpression space(QStringLiteral("\\s+"));
+    static const QRegularExpression space(QStringLiteral("[\\s\\x{200B}]+"));
     double w = 0;
     for (const QString &word : text.split(space, Qt::SkipEmptyParts))
         w = std::max(w, metrics.horizontalAdvance(word));
@@ -319,10 +331,13 @@ TableBox layoutTable(std::vector<std::string> header, std::vector<std::vector<st
     t.header = !header.empty();
     std::vector<std::vector<QString>> text;
     if (t.header) {
+        // Header cells name metrics and JSON paths (distance_to_optimum, graph.generator.rho_w):
+        // let them break after '_' and '.' (a zero-width space) rather than anywhere.
+        static const QRegularExpression joint(QStringLiteral("([_.])(?=\\w)"));
         header.resize(columns);
         text.emplace_back();
         for (const auto &cell : header)
-            text.back().push_back(toQString(cell));
+            text.back().push_back(toQString(cell).replace(joint, QStringLiteral("\\1\u200B")));
     }
     for (auto &row : rows) {
         row.resize(columns);
@@ -394,20 +409,31 @@ Op tableRowOp(const TableBox &t, int index, double x, double top)
     };
 }
 
-/** Places a table; it starts on a new page unless its header and first rows fit, and repeats
- *  its header on every page it continues on. */
-void placeTable(Flow &flow, const TableBox &t, double x)
+/** The height a table needs on the page it starts on: all of it when it is short (a short table
+ *  is never split), else its header and first three rows. */
+double tableStart(const TableBox &t)
 {
-    flow.space(4);
-    const int start = std::min(t.rows(), 2);
+    const double total = std::accumulate(t.heights.begin(), t.heights.end(), 0.0);
+    if (total <= 0.4 * (kPageHeight - 2 * kMargin))
+        return total;
     double first = t.headerHeight();
-    for (int r = 0; r < start; ++r)
+    for (int r = 0; r < std::min(t.rows(), 3); ++r)
         first += t.rowHeight(r);
-    flow.need(first);
+    return first;
+}
+
+/** Places a table; it starts on a new page unless its start fits (tableStart), and repeats its
+ *  header on every page it continues on. */
+void placeTable(Flow &flow, const TableBox &t, double x, int table)
+{
+    using Kind = ReportLayout::Placement::Kind;
+    flow.space(4);
+    flow.need(tableStart(t));
     auto drawHeader = [&] {
         if (!t.header)
             return;
         flow.add(tableRowOp(t, 0, x, flow.y));
+        flow.mark(Kind::TableHeader, QRectF(x, flow.y, t.width(), t.heights[0]), table);
         flow.y += t.heights[0];
     };
     drawHeader();
@@ -418,6 +444,7 @@ void placeTable(Flow &flow, const TableBox &t, double x)
             drawHeader();
         }
         flow.add(tableRowOp(t, index, x, flow.y));
+        flow.mark(Kind::TableRow, QRectF(x, flow.y, t.width(), t.heights[index]), table, r);
         flow.y += t.heights[index];
     }
     flow.space(6);
@@ -455,21 +482,24 @@ public:
 
     Flow build(const std::vector<ReportBlock> &blocks, const QVector<ReportLayout::Picture> &pictures)
     {
-        for (const auto &picture : pictures)
-            (picture.id == "graph" ? mGraph : mPlots) << picture;
+        for (int k = 0; k < pictures.size(); ++k) {
+            (pictures[k].id == "graph" ? mGraph : mPlots) << pictures[k];
+            (pictures[k].id == "graph" ? mGraphIndex : mPlotIndex) << k;
+        }
         for (std::size_t k = 0; k < blocks.size(); ++k) {
             const ReportBlock &b = blocks[k];
             const ReportBlock *next = k + 1 < blocks.size() ? &blocks[k + 1] : nullptr;
+            const ReportBlock *afterNext = k + 2 < blocks.size() ? &blocks[k + 2] : nullptr;
             switch (b.kind) {
             case ReportBlock::Kind::Title:
                 placeText(mFlow, layoutRuns(b.text, mFonts.title, kTextWidth, mDevice), textStyle(kText, 0, 6));
                 break;
             case ReportBlock::Kind::Heading:
             case ReportBlock::Kind::Subheading:
-                heading(b, next);
+                heading(b, next, afterNext);
                 break;
             case ReportBlock::Kind::Paragraph:
-                paragraph(b);
+                paragraph(b, next);
                 break;
             case ReportBlock::Kind::Code: {
                 TextStyle style = textStyle(kText, 3, 6, 8, 3);
@@ -489,7 +519,7 @@ public:
                 mFlow.space(4);
                 break;
             case ReportBlock::Kind::Table:
-                placeTable(mFlow, layoutTable(b.header, b.rows, mFonts, kTextWidth, mDevice), kMargin);
+                placeTable(mFlow, layoutTable(b.header, b.rows, mFonts, kTextWidth, mDevice), kMargin, mTables++);
                 break;
             case ReportBlock::Kind::Pictures:
                 if (b.group == "graph") {
@@ -529,10 +559,20 @@ private:
         return layoutRuns(b.text, mFonts.body, kTextWidth - indent, mDevice);
     }
 
-    void paragraph(const ReportBlock &b) { placeText(mFlow, paragraphBox(b), paragraphStyle(b)); }
+    /** A short paragraph that introduces a table stays with the table's start. */
+    void paragraph(const ReportBlock &b, const ReportBlock *next)
+    {
+        const TextBox box = paragraphBox(b);
+        const TextStyle style = paragraphStyle(b);
+        if (next && next->kind == ReportBlock::Kind::Table && box.lines() <= 2) {
+            mFlow.space(style.before);
+            mFlow.need(box.height() + 2 * style.padY + style.after + startHeight(next, nullptr));
+        }
+        placeText(mFlow, box, style);
+    }
 
     /** Height the block after a heading needs on the same page (keep-with-next). */
-    double startHeight(const ReportBlock *next) const
+    double startHeight(const ReportBlock *next, const ReportBlock *afterNext) const
     {
         if (!next)
             return 0;
@@ -540,16 +580,17 @@ private:
         case ReportBlock::Kind::Paragraph:
         case ReportBlock::Kind::Code: {
             const TextBox box = paragraphBox(*next);
-            return box.span(0, std::min(box.lines(), 2)) + 12;
+            // A short note between a heading and a table keeps both with the heading.
+            const double chained = next->kind == ReportBlock::Kind::Paragraph && box.lines() <= 2 && afterNext
+                                           && afterNext->kind == ReportBlock::Kind::Table
+                                       ? startHeight(afterNext, nullptr)
+                                       : 0.0;
+            return box.span(0, std::min(box.lines(), 2)) + 12 + chained;
         }
         case ReportBlock::Kind::List:
             return 30;
         case ReportBlock::Kind::Table: {
-            const TableBox t = layoutTable(next->header, next->rows, mFonts, kTextWidth, mDevice);
-            double h = t.headerHeight() + 10;
-            for (int r = 0; r < std::min(t.rows(), 2); ++r)
-                h += t.rowHeight(r);
-            return h;
+            return tableStart(layoutTable(next->header, next->rows, mFonts, kTextWidth, mDevice)) + 10;
         }
         case ReportBlock::Kind::Pictures:
             if (next->group == "graph")
@@ -560,15 +601,16 @@ private:
         }
     }
 
-    void heading(const ReportBlock &b, const ReportBlock *next)
+    void heading(const ReportBlock &b, const ReportBlock *next, const ReportBlock *afterNext)
     {
         const bool main = b.kind == ReportBlock::Kind::Heading;
         const TextBox box = layoutRuns(b.text, main ? mFonts.heading : mFonts.subheading, kTextWidth, mDevice);
         const double before = main ? 12 : 6;
         const double after = main ? 6 : 3;
         mFlow.space(before);
-        mFlow.need(box.height() + after + startHeight(next));
+        mFlow.need(box.height() + after + startHeight(next, afterNext));
         const double top = mFlow.y;
+        mFlow.mark(ReportLayout::Placement::Kind::Heading, QRectF(kMargin, top, kTextWidth, box.height()), mHeadings++);
         mFlow.add([box, top, main](QCPPainter &p) {
             box.draw(p, kMargin, top, 0, box.lines(), kText);
             if (main) {
@@ -586,7 +628,7 @@ private:
         const bool hasTable = table.kind == ReportBlock::Kind::Table;
         if (mGraph.isEmpty()) {
             if (hasTable)
-                placeTable(mFlow, layoutTable(table.header, table.rows, mFonts, kTextWidth, mDevice), kMargin);
+                placeTable(mFlow, layoutTable(table.header, table.rows, mFonts, kTextWidth, mDevice), kMargin, mTables++);
             return;
         }
         const ReportLayout::Picture &picture = mGraph.front();
@@ -600,13 +642,21 @@ private:
         const double height = caption.height() + 4 + std::max(size.height(), tableHeight);
         mFlow.space(2);
         mFlow.need(height);
+        using Kind = ReportLayout::Placement::Kind;
         const double top = mFlow.y;
         mFlow.add([caption, top](QCPPainter &p) { caption.draw(p, kMargin, top, 0, caption.lines(), kMuted); });
+        mFlow.mark(Kind::Caption, QRectF(kMargin, top, kTextWidth, caption.height()), mGraphIndex.front());
         const double body = top + caption.height() + 4;
         mFlow.add(pictureOp(picture, QRectF(QPointF(kMargin, body), size)));
+        mFlow.mark(Kind::Picture, QRectF(QPointF(kMargin, body), size), mGraphIndex.front());
         double y = body;
+        const double x = kMargin + size.width() + gap;
+        const int tableNumber = hasTable ? mTables++ : -1;
         for (int index = 0; index < t.heights.size(); ++index) {
-            mFlow.add(tableRowOp(t, index, kMargin + size.width() + gap, y));
+            mFlow.add(tableRowOp(t, index, x, y));
+            const bool isHeader = t.header && index == 0;
+            mFlow.mark(isHeader ? Kind::TableHeader : Kind::TableRow, QRectF(x, y, t.width(), t.heights[index]), tableNumber,
+                       isHeader ? -1 : index - (t.header ? 1 : 0));
             y += t.heights[index];
         }
         mFlow.y = std::min(mFlow.bottom, top + height);
@@ -665,8 +715,12 @@ private:
                 mFlow.add([caption, left, captionTop](QCPPainter &p) {
                     caption.draw(p, left, captionTop, 0, caption.lines(), kMuted);
                 });
-                mFlow.add(pictureOp(mPlots[row.pictures[c]],
-                                    QRectF(QPointF(left, top + row.captionHeight + 3), cell)));
+                const QRectF area(QPointF(left, top + row.captionHeight + 3), cell);
+                mFlow.add(pictureOp(mPlots[row.pictures[c]], area));
+                const int index = mPlotIndex[row.pictures[c]];
+                mFlow.mark(ReportLayout::Placement::Kind::Caption,
+                           QRectF(left, captionTop, cell.width(), caption.height()), index);
+                mFlow.mark(ReportLayout::Placement::Kind::Picture, area, index);
             }
             mFlow.y += row.height() + 10;
         }
@@ -677,6 +731,9 @@ private:
     QPaintDevice *mDevice;
     Flow mFlow;
     QVector<ReportLayout::Picture> mGraph, mPlots;
+    QVector<int> mGraphIndex, mPlotIndex; ///< their indices in the pictures given
+    int mTables = 0;
+    int mHeadings = 0;
 };
 
 } // namespace
@@ -699,6 +756,16 @@ double ReportLayout::textWidth()
     return kTextWidth;
 }
 
+QSizeF ReportLayout::pageSize()
+{
+    return QSizeF(kPageWidth, kPageHeight);
+}
+
+QRectF ReportLayout::contentRect()
+{
+    return QRectF(kMargin, kMargin, kTextWidth, kPageHeight - 2 * kMargin);
+}
+
 bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pages, QString *error)
 {
     QPdfWriter writer(path);
@@ -709,10 +776,10 @@ bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pa
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Millimeter, QMarginsF(0, 0, 0, 0)));
     const Fonts fonts = makeFonts();
-    // Reserve the footer band at the bottom of the text area.
     Builder builder(fonts, &writer);
     Flow flow = builder.build(mBlocks, mPictures);
     const int count = static_cast<int>(flow.pages.size());
+    mPlacements = flow.placed;
 
     QCPPainter painter;
     if (!painter.begin(&writer)) {

@@ -20,6 +20,7 @@
 
 #include "dplab/engine/report.h"
 
+#include <QRectF>
 #include <QSizeF>
 #include <QString>
 #include <QVector>
@@ -48,6 +49,22 @@ public:
     /** Writes the PDF to `path` (A4 portrait, 15 mm margins). `pages` gets the page count. */
     bool writePdf(const QString &path, const QString &creator, int *pages, QString *error);
 
+    /** Where something was put on the pages (tests check the layout's promises with these). */
+    struct Placement {
+        enum class Kind { Caption, Picture, TableHeader, TableRow, Heading };
+        Kind kind = Kind::Picture;
+        int page = 0;  ///< 0-based
+        QRectF rect;   ///< page coordinates, logical pixels
+        int index = 0; ///< picture index (pictures in the order given), table or heading number (0-based)
+        int row = -1;  ///< table row (0-based, header excluded)
+    };
+    /** The placements of the last writePdf(). */
+    const QVector<Placement> &placements() const { return mPlacements; }
+
+    /** The page's size and the area text and pictures may use (logical pixels). */
+    static QSizeF pageSize();
+    static QRectF contentRect();
+
     /** Size of one plot picture in the grid (logical pixels). */
     static QSizeF gridPictureSize();
     /** Text width of the page (logical pixels). */
@@ -57,6 +74,7 @@ private:
     std::vector<ReportBlock> mBlocks;
     QVector<Picture> mPictures;
     QString mFooter;
+    QVector<Placement> mPlacements;
 };
 
 } // namespace dplab

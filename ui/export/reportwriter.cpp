@@ -172,6 +172,10 @@ public:
             Entry e;
             e.picture.id = "plot-" + metric.toStdString();
             e.picture.caption = metricTitle(metric) + at;
+            // The plot elides a long subtitle (the ε plot's accountants); the caption says it whole.
+            select();
+            if (!plot->subtitle().isEmpty())
+                e.picture.caption += QStringLiteral(" — ") + plot->subtitle();
             e.picture.naturalSize = htmlSize;
             e.picture.paint = [plot, select](QCPPainter *painter, const QSizeF &size) {
                 select();
