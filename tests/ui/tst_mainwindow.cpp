@@ -463,7 +463,7 @@ void TestMainWindow::f1ShowsRenderedHelp()
             continue;
         window.document()->setRunAlgorithm(0, a.id);
         const QString text = window.helpPanel()->html();
-        QVERIFY2(!text.contains(QStringLiteral("^{")) && !text.contains(QStringLiteral("\\frac")), qPrintable(a.id));
+        QVERIFY2(!text.contains(QStringLiteral("^{")) && !text.contains(QStringLiteral("\\frac")), a.id.c_str());
     }
     window.document()->undoStack()->setClean();
 }

@@ -37,7 +37,8 @@ GraphScene::GraphScene(GraphDocument *document, QObject *parent)
     connect(document, &GraphDocument::edgeAdded, this, &GraphScene::onEdgeAdded);
     connect(document, &GraphDocument::edgeRemoved, this, &GraphScene::onEdgeRemoved);
     connect(document, &GraphDocument::nodesMoved, this, &GraphScene::onNodesMoved);
-    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::placeLabels);
+    // Queued: items being deleted change the selection, and the labels are placed once they are gone.
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::placeLabels, Qt::QueuedConnection);
     rebuild();
 }
 
