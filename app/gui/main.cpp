@@ -4,8 +4,10 @@
 //   dplab [--run] [--view live|comparison|sweep] [EXPERIMENT.json]
 //   opens the file (or the default preset); --run starts the run at once; --view picks the
 //   result tab.
+#include "experimentfiles.h"
 #include "mainwindow.h"
 #include "plotpanel.h"
+#include "presentationscale.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -33,8 +35,13 @@ int main(int argc, char *argv[])
                                   QStringLiteral("view"), QStringLiteral("live"));
     parser.addOption(viewOption);
     QCommandLineOption dialogOption(QStringLiteral("dialog"),
-                                    QStringLiteral("Open a dialog once the window is shown (generator)."),
+                                    QStringLiteral("Open a dialog or panel once the window is shown (generator, help)."),
                                     QStringLiteral("dialog"));
+    QCommandLineOption presentationOption(QStringLiteral("presentation"),
+                                          QStringLiteral("Presentation size for this session (1 = normal, 1.5, 2), "
+                                                         "not saved."),
+                                          QStringLiteral("factor"));
+    parser.addOption(presentationOption);
     parser.addOption(dialogOption);
     QCommandLineOption perAgentOption(QStringLiteral("epsilon-per-agent"),
                                       QStringLiteral("Show every agent's ε in the ε plot, not only the max."));
@@ -43,16 +50,28 @@ int main(int argc, char *argv[])
 
     dplab::MainWindow window;
     const QStringList files = parser.positionalArguments();
-    if (files.isEmpty())
-        window.openPreset(dplab::MainWindow::defaultPreset());
-    else
-        window.openFile(files.first());
+    // After a crash: offer the autosaved experiment first (it replaces what would be opened).
+    bool restored = false;
+    if (dplab::ExperimentFiles::hasRecovery()) {
+        window.showInitially();
+        restored = window.files()->offerRecovery();
+    }
+    if (!restored) {
+        if (files.isEmpty())
+            window.openPreset(dplab::MainWindow::defaultPreset());
+        else
+            window.openFile(files.first());
+    }
     window.showInitially();
     window.showView(parser.value(viewOption));
     if (parser.isSet(perAgentOption))
         window.plotPanel()->setEpsilonPerAgent(true);
+    if (parser.isSet(presentationOption))
+        dplab::PresentationScale::instance()->setFactor(parser.value(presentationOption).toDouble(), false);
     if (parser.value(dialogOption) == QLatin1String("generator"))
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
+    if (parser.value(dialogOption) == QLatin1String("help"))
+        QTimer::singleShot(0, &window, &dplab::MainWindow::showHelp);
     if (parser.isSet(runOption))
         QTimer::singleShot(0, &window, &dplab::MainWindow::startRun);
     return app.exec();

@@ -47,6 +47,7 @@ private slots:
     void everyPresetRoundTrips();
     void opensInvalidGraphWithWarning();
     void rejectsMalformedJson();
+    void defaultLabelFollowsAlgorithm();
 };
 
 void TestExperimentDocument::loadsDefaultPreset()
@@ -293,6 +294,33 @@ void TestExperimentDocument::rejectsMalformedJson()
     QVERIFY(!d.loadFile(path, &error));
     QVERIFY2(error.contains(QStringLiteral("bad.json:2")), qPrintable(error));
     QCOMPARE(d.runCount(), 0);
+}
+
+void TestExperimentDocument::defaultLabelFollowsAlgorithm()
+{
+    // A run added with its algorithm's name as label kept that label after its algorithm was
+    // changed ("DGD" running Gradient Tracking); a label the user typed is kept.
+    ExperimentDocument d;
+    QString error;
+    QVERIFY2(d.loadJson(defaultPreset(), PresetLibrary::baseDir(), QString(), &error), qPrintable(error));
+    const int added = d.addRun();
+    QVERIFY(added >= 0);
+    const std::string from = d.run(added).at("algorithm").get<std::string>();
+    const AlgorithmDescriptor *target = nullptr;
+    for (const auto &a : algorithmRegistry())
+        if (a.id != from && a.graphKind == findAlgorithm(from)->graphKind && !a.needsOnline)
+            target = &a;
+    QVERIFY(target);
+    QCOMPARE(d.run(added).at("label").get<std::string>(), findAlgorithm(from)->name);
+    d.setRunAlgorithm(added, target->id);
+    QCOMPARE(d.run(added).at("label").get<std::string>(), target->name);
+    // One undo step restores both.
+    d.undoStack()->undo();
+    QCOMPARE(d.run(added).at("label").get<std::string>(), findAlgorithm(from)->name);
+    // A typed label stays.
+    const std::string typed = d.run(0).at("label").get<std::string>();
+    d.setRunAlgorithm(0, target->id);
+    QCOMPARE(d.run(0).at("label").get<std::string>(), typed);
 }
 
 QTEST_MAIN(TestExperimentDocument)

@@ -11,7 +11,11 @@
 #include "scheduleeditor.h"
 #include "scientificspinbox.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QToolButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -62,6 +66,8 @@ private slots:
     void undoUpdatesForm();
     void runButtons();
     void experimentFields();
+    void wheelOverUnfocusedFieldScrolls();
+    void editingKeepsFormAndScroll();
 };
 
 void TestExperimentPanel::formEditsRoundTripForEveryAlgorithm()
@@ -220,6 +226,82 @@ void TestExperimentPanel::experimentFields()
     QCOMPARE(d.value("/iterations").get<int>(), 250);
     d.undoStack()->undo();
     QCOMPARE(iterations->value(), 1000);
+}
+
+void TestExperimentPanel::wheelOverUnfocusedFieldScrolls()
+{
+    // Scrolling the panel with the wheel over a closed combo box switched a run's algorithm
+    // (Push-Pull → LDP-GT): an unfocused field lets the wheel scroll the panel instead.
+    ExperimentDocument doc;
+    QString error;
+    Json preset;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &preset, &error));
+    QVERIFY(doc.loadJson(preset, PresetLibrary::baseDir(), QString(), &error));
+    ExperimentPanel panel(&doc);
+    panel.resize(380, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const std::string before = doc.run(0).value("algorithm", std::string());
+    QComboBox *box = panel.algorithmBox();
+    QVERIFY(!box->hasFocus());
+    const QPointF centre(box->width() / 2.0, box->height() / 2.0);
+    for (int delta : {-120, -120, 120}) {
+        QWheelEvent wheel(centre, box->mapToGlobal(centre), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(box, &wheel);
+    }
+    QCOMPARE(doc.run(0).value("algorithm", std::string()), before);
+    // Spin boxes too.
+    auto *iterations = panel.findChild<QSpinBox *>();
+    QVERIFY(iterations && !iterations->hasFocus());
+    const int value = iterations->value();
+    QWheelEvent wheel(QPointF(5, 5), iterations->mapToGlobal(QPointF(5, 5)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(iterations, &wheel);
+    QCOMPARE(iterations->value(), value);
+}
+
+void TestExperimentPanel::editingKeepsFormAndScroll()
+{
+    // Editing a parameter rebuilt the form and scrolled the panel back to the top.
+    ExperimentDocument doc;
+    QString error;
+    Json preset;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &preset, &error));
+    QVERIFY(doc.loadJson(preset, PresetLibrary::baseDir(), QString(), &error));
+    ExperimentPanel panel(&doc);
+    panel.resize(380, 300);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QScrollBar *bar = panel.scrollArea()->verticalScrollBar();
+    QTRY_VERIFY(bar->maximum() > 0);
+    ParamForm *form = panel.paramsForm();
+    QString key;
+    QDoubleSpinBox *spin = nullptr;
+    for (const ParamSpec &p : form->specs()) {
+        QWidget *candidate = form->editor(QString::fromStdString(p.key));
+        spin = qobject_cast<QDoubleSpinBox *>(candidate);
+        if (!spin && candidate)
+            spin = candidate->findChild<QDoubleSpinBox *>(); // a schedule's scale
+        if (spin) {
+            key = QString::fromStdString(p.key);
+            break;
+        }
+    }
+    QVERIFY(spin);
+    QWidget *editor = form->editor(key);
+    panel.scrollArea()->ensureWidgetVisible(editor);
+    bar->setValue(bar->maximum());
+    const int scrolled = bar->value();
+    QVERIFY(scrolled > 0);
+    spin->setFocus();
+    const QString before = js(doc.run(0).value("params", Json::object()));
+    spin->setValue(spin->value() * 0.5 + 0.01);
+    QVERIFY(js(doc.run(0).value("params", Json::object())) != before);
+    panel.validateNow();
+    QCoreApplication::processEvents();
+    QCOMPARE(form->editor(key), editor); // same widget: the form was not rebuilt
+    QCOMPARE(bar->value(), scrolled);
 }
 
 QTEST_MAIN(TestExperimentPanel)

@@ -6,6 +6,7 @@
 #include "graphdocument.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "forcelayout.h"
 #include "nodeitem.h"
 
 #include "dplab/graph/generators.h"
@@ -49,6 +50,10 @@ private slots:
     void addEdgeByDrag();
     void moveByDragIsOneCommand();
     void deleteSelection();
+    void forceLayoutDoesNotOverlap_data();
+    void forceLayoutDoesNotOverlap();
+    void fitEnlargesSmallDrawing();
+    void weightLabelsDoNotOverlap();
 };
 
 void TestGraphScene::mirrorsDocument()
@@ -179,6 +184,99 @@ void TestGraphScene::deleteSelection()
     stack.undo();
     stack.undo();
     QCOMPARE(doc.graph().edgeCount(), std::size_t(2));
+}
+
+void TestGraphScene::forceLayoutDoesNotOverlap_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<int>("nodes");
+    for (const auto &[type, n] : {std::pair{"ring", 16}, {"star", 12}, {"complete", 10}, {"grid", 25},
+                                  {"erdos-renyi", 20}})
+        QTest::newRow(type) << QString::fromLatin1(type) << n;
+}
+
+void TestGraphScene::forceLayoutDoesNotOverlap()
+{
+    // The force-directed layout drew nodes on top of each other (dense parts collapse; the
+    // scene keeps its scale across a layout change).
+    QFETCH(QString, type);
+    QFETCH(int, nodes);
+    Json spec{{"type", type.toStdString()}, {"nodes", nodes}};
+    if (type == QLatin1String("erdos-renyi"))
+        spec["p"] = 0.3;
+    auto graph = generateGraph(spec, "graph.generator");
+    QVERIFY2(graph.ok(), graph.ok() ? "" : graph.error().toString().c_str());
+    QUndoStack stack;
+    GraphDocument doc(&stack);
+    GraphScene scene(&doc);
+    doc.load(*graph, Json());
+    const Graph &g = doc.graph();
+    doc.setLayout(forceDirectedLayout(g, g.positions()), QStringLiteral("force"));
+    for (int i = 0; i < g.nodeCount(); ++i)
+        for (int j = i + 1; j < g.nodeCount(); ++j) {
+            const QLineF d(scene.nodeItem(i)->pos(), scene.nodeItem(j)->pos());
+            QVERIFY2(d.length() >= 2 * NodeItem::Radius,
+                     qPrintable(QStringLiteral("nodes %1 and %2 are %3 apart").arg(i).arg(j).arg(d.length())));
+        }
+}
+
+void TestGraphScene::fitEnlargesSmallDrawing()
+{
+    // Fit Graph did not enlarge a small drawing (it stopped at 2.5×).
+    QUndoStack stack;
+    GraphDocument doc(&stack);
+    GraphScene scene(&doc);
+    Graph g(4, false);
+    g.addEdge(0, 1);
+    g.addEdge(1, 2);
+    g.addEdge(2, 3);
+    doc.load(g, Json());
+    // A four-node path: a drawing ~250 scene units wide, small in a large view.
+    GraphView view(&scene);
+    view.resize(1600, 1200);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.fitGraph();
+    const QRectF drawn = view.mapFromScene(scene.itemsBoundingRect()).boundingRect();
+    QVERIFY2(drawn.width() >= 0.5 * view.viewport()->width() || drawn.height() >= 0.5 * view.viewport()->height(),
+             qPrintable(QStringLiteral("drawing %1×%2 in a %3×%4 view")
+                            .arg(drawn.width()).arg(drawn.height()).arg(view.viewport()->width()).arg(view.viewport()->height())));
+}
+
+void TestGraphScene::weightLabelsDoNotOverlap()
+{
+    // Edge-weight labels on a dense graph piled up unreadably.
+    auto graph = generateGraph(Json{{"type", "complete"}, {"nodes", 10}}, "graph.generator");
+    QVERIFY(graph.ok());
+    QUndoStack stack;
+    GraphDocument doc(&stack);
+    GraphScene scene(&doc);
+    doc.load(*graph, Json());
+    const int n = doc.graph().nodeCount();
+    scene.setWeightMatrices(Eigen::MatrixXd::Constant(n, n, 1.0 / n), Eigen::MatrixXd());
+    scene.setShowWeights(true);
+    auto visibleLabels = [&] {
+        QVector<QRectF> rects;
+        for (const Edge &e : doc.graph().edges())
+            if (EdgeItem *item = scene.edgeItem(e); item && item->isLabelVisible())
+                rects << item->labelSceneRect();
+        return rects;
+    };
+    const QVector<QRectF> rects = visibleLabels();
+    QVERIFY(!rects.isEmpty());
+    for (int a = 0; a < rects.size(); ++a)
+        for (int b = a + 1; b < rects.size(); ++b)
+            QVERIFY(!rects[a].intersects(rects[b]));
+    // Selecting a node shows its edges' weights first.
+    scene.nodeItem(0)->setSelected(true);
+    auto shownAroundNode0 = [&] {
+        int shown = 0;
+        for (const Edge &e : doc.graph().edges())
+            if ((e.from == 0 || e.to == 0) && scene.edgeItem(e)->isLabelVisible())
+                ++shown;
+        return shown;
+    };
+    QTRY_VERIFY2(shownAroundNode0() >= (n - 1) / 2, qPrintable(QString::number(shownAroundNode0())));
 }
 
 QTEST_MAIN(TestGraphScene)

@@ -15,9 +15,26 @@
 #include "nodeitem.h"
 #include "plotpanel.h"
 #include "presetlibrary.h"
+#include "graphview.h"
 #include "runcontroller.h"
+#include "runstatuswidget.h"
+#include "experimentfiles.h"
+#include "helppanel.h"
+#include "presentationscale.h"
+#include "edgeitem.h"
 
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QDockWidget>
 #include <QLabel>
+#include <QTextBrowser>
+#include <qcustomplot.h>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QTimer>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTreeWidget>
@@ -41,6 +58,39 @@ int nodeItems(GraphScene *scene)
     return n;
 }
 
+// Runs the default preset to its end in `window`.
+bool runToEnd(MainWindow &window)
+{
+    QSignalSpy finished(window.runController(), &RunController::finished);
+    window.document()->setValue("/iterations", 30, QStringLiteral("fewer"));
+    window.startRun();
+    if (!finished.wait(60000))
+        return false;
+    window.document()->undoStack()->setClean();
+    return window.hasFinishedRun();
+}
+
+// Answers the next modal message box with `button` (once it is shown).
+void answerNextMessageBox(QMessageBox::StandardButton button, QString *text = nullptr)
+{
+    auto *timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, button, text] {
+        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+        if (!box)
+            return;
+        if (text)
+            *text = box->text();
+        timer->stop();
+        timer->deleteLater();
+        if (QAbstractButton *b = box->button(button))
+            b->click();
+        else
+            box->reject();
+    });
+    timer->start();
+}
+
 } // namespace
 
 class TestMainWindow : public QObject
@@ -58,6 +108,17 @@ private slots:
     void saveAndReopen();
     void panelFitsItsDock_data();
     void panelFitsItsDock();
+    void malformedFileKeepsResults();
+    void redoShortcuts();
+    void openingAnotherFileClearsOldRun();
+    void quittingDuringRunAsks();
+    void hugeRecordingAsksFirst();
+    void graphCanvasAcceptsDroppedFile();
+    void f1ShowsRenderedHelp();
+    void autosaveAndRecovery();
+    void presentationSizeScalesTogether();
+    void fitsAt1280x720();
+    void resetLayoutRestoresDocks();
 };
 
 void TestMainWindow::initTestCase()
@@ -233,6 +294,264 @@ void TestMainWindow::panelFitsItsDock()
                                 .arg(widest)
                                 .arg(widestWidth)));
     }
+}
+
+void TestMainWindow::malformedFileKeepsResults()
+{
+    // Opening a malformed file kept the current experiment but cleared its finished results.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    QVERIFY(runToEnd(window));
+    const int runs = window.liveResults()->runCount();
+    QVERIFY(runs > 0);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("broken.json"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{ \"format\": \"dplab-experiment\", ");
+    file.close();
+    QString error;
+    QVERIFY(!window.loadFile(path, &error));
+    QVERIFY(!error.isEmpty());
+    QVERIFY(window.hasFinishedRun());
+    QCOMPARE(window.liveResults()->runCount(), runs);
+}
+
+void TestMainWindow::redoShortcuts()
+{
+    // Ctrl+Shift+Z reported an ambiguous shortcut and Ctrl+Y did nothing.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    // Each key once on the action (a key twice is an ambiguous shortcut that does nothing).
+    QAction *redoAction = nullptr;
+    for (QAction *a : window.findChildren<QAction *>())
+        if (a->text().contains(QStringLiteral("Redo")))
+            redoAction = a;
+    QVERIFY(redoAction);
+    const QList<QKeySequence> keys = redoAction->shortcuts();
+    for (int i = 0; i < keys.size(); ++i)
+        QVERIFY2(keys.indexOf(keys[i]) == i, qPrintable(keys[i].toString()));
+    QVERIFY(keys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y)));
+    QVERIFY(keys.contains(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
+    QUndoStack *stack = window.document()->undoStack();
+    for (const QKeySequence &redo : {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)}) {
+        window.document()->setValue("/iterations", 123, QStringLiteral("edit"));
+        window.document()->setValue("/seed", 77, QStringLiteral("edit seed")); // not merged with the next
+        stack->undo();
+        QCOMPARE(stack->canRedo(), true);
+        const int index = stack->index();
+        QTest::keySequence(&window, redo);
+        QVERIFY2(stack->index() == index + 1, qPrintable(redo.toString()));
+    }
+    stack->setClean();
+}
+
+void TestMainWindow::openingAnotherFileClearsOldRun()
+{
+    // After opening another file the plot axes, the ε subtitle and the status bar still showed
+    // the old run.
+    MainWindow window;
+    QVERIFY(window.openPreset(QStringLiteral(":/presets/paper003-fig1-dpop.json"))); // runs with accountants
+    QVERIFY(runToEnd(window));
+    MetricPlot *epsilon = window.plotPanel()->plot(PlotPanel::Epsilon);
+    QVERIFY(!epsilon->subtitle().isEmpty());
+    QVERIFY(window.runStatus()->iterationText() != QStringLiteral("iteration 0"));
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    QVERIFY(epsilon->subtitle().isEmpty());
+    QCOMPARE(window.runStatus()->iterationText(), QStringLiteral("iteration 0"));
+    QCOMPARE(window.runStatus()->epsilonText(), QStringLiteral("ε —"));
+    QCOMPARE(window.runStatusText(), QStringLiteral("idle"));
+    QVERIFY(!window.hasFinishedRun());
+    QCOMPARE(epsilon->pointCount(0), 0);
+}
+
+void TestMainWindow::quittingDuringRunAsks()
+{
+    // Quitting during a run exited without asking.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/iterations", 50000000, QStringLiteral("long"));
+    window.document()->setValue("/record_every", 100000, QStringLiteral("sparse"));
+    window.document()->undoStack()->setClean();
+    window.show();
+    window.startRun();
+    QVERIFY(window.runController()->isActive());
+    QString asked;
+    answerNextMessageBox(QMessageBox::No, &asked);
+    QVERIFY(!window.close());
+    QVERIFY(asked.contains(QStringLiteral("run")));
+    QVERIFY(window.runController()->isActive());
+    answerNextMessageBox(QMessageBox::Yes);
+    QVERIFY(window.close());
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 10000);
+}
+
+void TestMainWindow::hugeRecordingAsksFirst()
+{
+    // 3 000 000 iterations recorded every iteration grew to 2.9 GB with no warning.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/iterations", 3000000, QStringLiteral("long"));
+    window.document()->setValue("/record_every", 1, QStringLiteral("dense"));
+    window.document()->undoStack()->setClean();
+    QString asked;
+    answerNextMessageBox(QMessageBox::Cancel, &asked);
+    window.startRun();
+    QVERIFY(!window.runController()->isActive());
+    QVERIFY2(asked.contains(QStringLiteral("GB")) || asked.contains(QStringLiteral("MB")), qPrintable(asked));
+    // Accepting the proposed recording interval starts a run with fewer recorded points.
+    answerNextMessageBox(QMessageBox::Apply);
+    window.startRun();
+    QVERIFY(window.runController()->isActive());
+    QVERIFY(window.document()->value("/record_every").get<long long>() > 1);
+    window.stopRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 10000);
+    window.document()->undoStack()->setClean();
+}
+
+void TestMainWindow::graphCanvasAcceptsDroppedFile()
+{
+    // The graph canvas refused a dropped experiment file (other widgets accepted it).
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dropped.json"));
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    QString error;
+    window.document()->setValue("/name", std::string("Dropped"), QStringLiteral("rename"));
+    QVERIFY(window.document()->save(path, &error));
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    QWidget *canvas = window.graphView()->viewport();
+    const QPoint centre = canvas->rect().center();
+    QDragEnterEvent enter(centre, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(canvas, &enter);
+    QVERIFY(enter.isAccepted());
+    QDragMoveEvent move(centre, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(canvas, &move);
+    QVERIFY(move.isAccepted());
+    QDropEvent drop(centre, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(canvas, &drop);
+    QVERIFY(drop.isAccepted());
+    QTRY_COMPARE(window.document()->value("/name").get<std::string>(), std::string("Dropped"));
+}
+
+void TestMainWindow::f1ShowsRenderedHelp()
+{
+    // F1 did nothing, and the algorithm explanations showed raw LaTeX (H^{k+1}).
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.resize(1400, 900);
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(!window.helpDock()->isVisible() || window.helpDock()->visibleRegion().isEmpty());
+    QTest::keyClick(&window, Qt::Key_F1);
+    QTRY_VERIFY(window.helpDock()->isVisible() && !window.helpDock()->visibleRegion().isEmpty());
+    const QString html = window.helpPanel()->html();
+    QVERIFY(html.contains(QStringLiteral("Push-Pull")));
+    QVERIFY2(!html.contains(QStringLiteral("^{")) && !html.contains(QStringLiteral("_{")), qPrintable(html));
+    // Every algorithm's help renders its formulas.
+    for (const AlgorithmDescriptor &a : algorithmRegistry()) {
+        if (a.graphKind == GraphKind::Undirected || a.needsOnline)
+            continue;
+        window.document()->setRunAlgorithm(0, a.id);
+        const QString text = window.helpPanel()->html();
+        QVERIFY2(!text.contains(QStringLiteral("^{")) && !text.contains(QStringLiteral("\\frac")), a.id.c_str());
+    }
+    window.document()->undoStack()->setClean();
+}
+
+void TestMainWindow::autosaveAndRecovery()
+{
+    // Issue 16 item 8: the open experiment is autosaved and offered after a crash.
+    ExperimentFiles::discardRecovery();
+    auto *crashed = new MainWindow;
+    QVERIFY(crashed->openPreset(MainWindow::defaultPreset()));
+    crashed->document()->setValue("/name", std::string("Lost work"), QStringLiteral("rename"));
+    QVERIFY(crashed->files()->autosave());
+    QVERIFY(ExperimentFiles::hasRecovery());
+    delete crashed; // no close: as after a crash
+    QVERIFY(ExperimentFiles::hasRecovery());
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.files()->restoreRecovery(&error), qPrintable(error));
+    QCOMPARE(window.document()->value("/name").get<std::string>(), std::string("Lost work"));
+    QVERIFY(window.document()->isModified());
+    QVERIFY(ExperimentFiles::hasRecovery());
+    window.document()->undoStack()->setClean();
+    window.show();
+    QVERIFY(window.close());
+    QVERIFY(!ExperimentFiles::hasRecovery()); // a clean exit removes it
+}
+
+void TestMainWindow::presentationSizeScalesTogether()
+{
+    // View ▸ Presentation Size scales fonts, node labels, plot ticks and line widths together.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const double font = QApplication::font().pointSizeF();
+    MetricPlot *plot = window.plotPanel()->plot(PlotPanel::Consensus);
+    plot->replot();
+    const double tick = plot->xAxis->tickLabelFont().pointSizeF();
+    const qreal nodes = window.graphScene()->nodeScale();
+    window.setPresentationScale(1.5);
+    plot->replot();
+    QCOMPARE(PresentationScale::factor(), 1.5);
+    QVERIFY(qAbs(QApplication::font().pointSizeF() - 1.5 * font) < 0.05);
+    QVERIFY(qAbs(plot->xAxis->tickLabelFont().pointSizeF() - 1.5 * tick) < 0.1);
+    QVERIFY(window.graphScene()->nodeScale() > nodes);
+    QCOMPARE(QSettings().value(QStringLiteral("view/presentationScale")).toDouble(), 1.5);
+    window.setPresentationScale(1.0);
+    QVERIFY(qAbs(QApplication::font().pointSizeF() - font) < 0.05);
+}
+
+void TestMainWindow::fitsAt1280x720()
+{
+    // At 1280×720 the experiment panel was cut off and the inspector wrapped words.
+    QSettings().remove(QStringLiteral("mainWindow"));
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.resetLayout();
+    QCoreApplication::processEvents();
+    auto *area = window.experimentPanel()->scrollArea();
+    QVERIFY2(area->widget()->minimumSizeHint().width() <= area->viewport()->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(area->widget()->minimumSizeHint().width()).arg(area->viewport()->width())));
+    for (QTextBrowser *browser : window.findChildren<QTextBrowser *>())
+        QCOMPARE(browser->wordWrapMode(), QTextOption::WordWrap);
+    QVERIFY(window.graphView()->width() >= 300 && window.graphView()->height() >= 200);
+    QVERIFY(window.plotPanel()->height() >= 200);
+}
+
+void TestMainWindow::resetLayoutRestoresDocks()
+{
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *panel = window.findChild<QDockWidget *>(QStringLiteral("ExperimentDock"));
+    auto *results = window.findChild<QDockWidget *>(QStringLiteral("PlotDock"));
+    QVERIFY(panel && results);
+    panel->hide();
+    window.resizeDocks({results}, {60}, Qt::Vertical);
+    window.resetLayout();
+    QCoreApplication::processEvents();
+    QVERIFY(panel->isVisible());
+    QVERIFY(panel->width() >= window.experimentPanel()->minimumSizeHint().width());
+    QVERIFY(results->height() >= 300);
 }
 
 QTEST_MAIN(TestMainWindow)

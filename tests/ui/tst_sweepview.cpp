@@ -5,6 +5,7 @@
 // same numbers; without a sweep the view says how to add one.
 #include "finalvaluestable.h"
 #include "presetlibrary.h"
+#include "parametertitle.h"
 #include "sweepview.h"
 
 #include <qcustomplot.h>
@@ -46,6 +47,7 @@ private slots:
     void plotsFinalMeanAgainstSweptValue();
     void withoutSweepExplains();
     void tableMatchesFinalStats();
+    void axisNamesTheParameter();
 };
 
 void TestSweepView::plotsFinalMeanAgainstSweptValue()
@@ -114,6 +116,23 @@ void TestSweepView::tableMatchesFinalStats()
     const FinalStats s = finalStats(first, 1);
     QVERIFY(s.count == 3);
     QVERIFY(std::isfinite(s.mean) && s.std >= 0);
+}
+
+void TestSweepView::axisNamesTheParameter()
+{
+    // The sweep axis read "graph.generator.rho_wo" (the JSON path) instead of the parameter.
+    const QString title = sweepParameterTitle(QStringLiteral("graph.generator.rho_wo"));
+    QVERIFY2(title.contains(QStringLiteral("ρ")) && !title.contains(QStringLiteral("graph.generator")), qPrintable(title));
+    const QString step = sweepParameterTitle(QStringLiteral("runs[*].params.stepsize"));
+    QVERIFY2(!step.contains(QStringLiteral("runs[*]")), qPrintable(step));
+    QVERIFY2(sweepParameterTitle(QStringLiteral("runs[*].privacy.epsilon")).contains(QStringLiteral("ε")),
+             qPrintable(sweepParameterTitle(QStringLiteral("runs[*].privacy.epsilon"))));
+    auto experiment = sweepExperiment(true);
+    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
+    QVERIFY(result.ok());
+    SweepView view;
+    view.setResult(experiment, std::make_shared<const ExperimentResult>(std::move(result.value())));
+    QCOMPARE(view.plot()->xAxis->label(), step);
 }
 
 QTEST_MAIN(TestSweepView)

@@ -7,9 +7,14 @@
 #include "textconvert.h"
 
 #include "dplab/algo/algorithm.h"
+#include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
 
 #include <QAction>
+#include <QDateTime>
+#include <QFile>
+#include <QStandardPaths>
+#include <QUndoStack>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -70,6 +75,98 @@ ExperimentFiles::ExperimentFiles(ExperimentDocument *document, QWidget *window)
     mSaveAsAction = new QAction(tr("Save &As…"), this);
     mSaveAsAction->setShortcut(QKeySequence::SaveAs);
     connect(mSaveAsAction, &QAction::triggered, this, &ExperimentFiles::saveAs);
+
+    mAutosaveTimer = new QTimer(this);
+    mAutosaveTimer->setSingleShot(true);
+    mAutosaveTimer->setInterval(20000);
+    connect(mAutosaveTimer, &QTimer::timeout, this, &ExperimentFiles::autosave);
+    connect(mDocument, &ExperimentDocument::changed, this, [this] {
+        if (!mAutosaveTimer->isActive())
+            mAutosaveTimer->start();
+    });
+    // Saved, or replaced by another document: nothing left to recover.
+    connect(this, &ExperimentFiles::replaced, this, &ExperimentFiles::discardRecovery);
+}
+
+// --- crash recovery -----------------------------------------------------------------------------
+
+QString ExperimentFiles::recoveryPath()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+        .filePath(QStringLiteral("recovery.json"));
+}
+
+bool ExperimentFiles::autosave()
+{
+    if (!mDocument->isModified())
+        return false;
+    const QString path = recoveryPath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    const Json recovery{{"format", "dplab-recovery"},
+                        {"saved_at", toStdString(QDateTime::currentDateTime().toString(Qt::ISODate))},
+                        {"file", toStdString(mDocument->fileName())},
+                        {"base_dir", toStdString(mDocument->baseDir())},
+                        {"experiment", mDocument->toJson()}};
+    return static_cast<bool>(writeFileAtomic(toStdString(path), recovery.dump(1)));
+}
+
+void ExperimentFiles::discardRecovery()
+{
+    QFile::remove(recoveryPath());
+}
+
+bool ExperimentFiles::hasRecovery()
+{
+    return QFileInfo::exists(recoveryPath());
+}
+
+bool ExperimentFiles::restoreRecovery(QString *error)
+{
+    auto recovery = readJsonFile(toStdString(recoveryPath()));
+    if (!recovery || !recovery->is_object() || !recovery->contains("experiment")) {
+        if (error)
+            *error = recovery ? tr("%1: not a DPLab recovery file").arg(recoveryPath())
+                              : toQString(recovery.error().toString());
+        return false;
+    }
+    const Json &r = *recovery;
+    QString warning;
+    if (!mDocument->loadJson(r.at("experiment"), toQString(r.value("base_dir", std::string())),
+                             toQString(r.value("file", std::string())), error, &warning))
+        return false;
+    mDocument->undoStack()->resetClean(); // unsaved: Save writes it back to its file
+    emit replaced();
+    autosave(); // still recoverable until it is saved
+    emit message(tr("Restored the unsaved experiment from %1").arg(toQString(r.value("saved_at", std::string()))), 8000);
+    return true;
+}
+
+bool ExperimentFiles::offerRecovery()
+{
+    if (!hasRecovery())
+        return false;
+    auto recovery = readJsonFile(toStdString(recoveryPath()));
+    QString name = tr("an experiment");
+    QString when;
+    if (recovery && recovery->is_object()) {
+        const Json experiment = recovery->value("experiment", Json::object());
+        if (experiment.is_object() && experiment.contains("name") && experiment.at("name").is_string())
+            name = QStringLiteral("“%1”").arg(toQString(experiment.at("name").get<std::string>()));
+        when = toQString(recovery->value("saved_at", std::string()));
+    }
+    const auto answer = QMessageBox::question(
+        mWindow, tr("Restore unsaved work"),
+        tr("DPLab did not close normally. Restore the unsaved changes to %1 (autosaved %2)?").arg(name, when),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+    if (answer != QMessageBox::Yes) {
+        discardRecovery();
+        return false;
+    }
+    QString error;
+    if (restoreRecovery(&error))
+        return true;
+    showNonBlockingWarning(mWindow, tr("Restore unsaved work"), tr("Could not restore:\n%1").arg(error));
+    return false;
 }
 
 void ExperimentFiles::setRecentMenu(QMenu *menu)
@@ -166,9 +263,9 @@ bool ExperimentFiles::maybeSave()
 bool ExperimentFiles::loadFile(const QString &path, QString *error)
 {
     QString warning;
-    emit replaced();
     if (!mDocument->loadFile(path, error, &warning))
-        return false;
+        return false; // the document and its results stay as they were
+    emit replaced();
     addRecentFile(path);
     if (!warning.isEmpty())
         emit message(tr("Opened with a problem to fix: %1").arg(warning), 15000);
@@ -245,6 +342,7 @@ bool ExperimentFiles::save()
         QMessageBox::critical(mWindow, tr("Save experiment"), tr("Could not save:\n%1").arg(error));
         return false;
     }
+    discardRecovery();
     emit message(tr("Saved %1").arg(mDocument->displayName()), 4000);
     return true;
 }
@@ -269,6 +367,7 @@ bool ExperimentFiles::saveAs()
         return false;
     }
     addRecentFile(path);
+    discardRecovery();
     emit message(tr("Saved %1").arg(mDocument->displayName()), 4000);
     return true;
 }

@@ -17,6 +17,7 @@
 class QAction;
 class QMenu;
 class QMimeData;
+class QTimer;
 class QWidget;
 
 namespace dplab {
@@ -56,6 +57,25 @@ public:
     /** Asks whether to save unsaved changes; false when the user cancels. */
     bool maybeSave();
 
+    // --- Crash recovery ---------------------------------------------------------------------
+    // While the document has unsaved changes it is autosaved (every 20 s after a change) to
+    // recovery.json in the application data folder; a clean exit removes it. After a crash the
+    // next start offers to restore it.
+
+    /** The recovery file (QStandardPaths::AppDataLocation/recovery.json). */
+    static QString recoveryPath();
+    /** Writes the recovery file now (when there are unsaved changes), atomically. */
+    bool autosave();
+    /** Removes the recovery file (a clean exit, or after the user declined it). */
+    static void discardRecovery();
+    /** Whether a recovery file from an earlier session exists. */
+    static bool hasRecovery();
+    /** Opens the recovered experiment (unsaved, with its original file name); false with
+     *  `error` when it cannot be read. */
+    bool restoreRecovery(QString *error);
+    /** At start-up: when a recovery file exists, asks whether to restore it; true when restored. */
+    bool offerRecovery();
+
 public slots:
     void newExperiment();
     void open();
@@ -79,6 +99,7 @@ private:
     QAction *mSaveAction;
     QAction *mSaveAsAction;
     QMenu *mRecentMenu = nullptr;
+    QTimer *mAutosaveTimer;
 };
 
 } // namespace dplab

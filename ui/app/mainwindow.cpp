@@ -10,6 +10,8 @@
 #include "graphdocument.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "helppanel.h"
+#include "presentationscale.h"
 #include "inspectorwidget.h"
 #include "liveresults.h"
 #include "plotpanel.h"
@@ -32,9 +34,13 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace dplab {
 
@@ -53,6 +59,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mRunActions(new RunActions(mDocument, mController, mResults, mResultsView, this))
     , mExportActions(new ExportActions(mDocument, mController, mRunActions, mResultsView->plotPanel(), this))
     , mRunStatus(new RunStatusWidget(mController, mResults, this))
+    , mHelp(new HelpPanel(mDocument, this))
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
@@ -69,13 +76,23 @@ MainWindow::MainWindow(QWidget *parent)
     mUndoAction = mDocument->undoStack()->createUndoAction(this, tr("&Undo"));
     mUndoAction->setShortcut(QKeySequence::Undo);
     mRedoAction = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
-    mRedoAction->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+    // The platform's Redo keys may already hold Ctrl+Shift+Z: a key twice on one action is an
+    // "ambiguous shortcut" that does nothing. Each key once, Ctrl+Y included.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    for (const QKeySequence &key : {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)})
+        if (!redoKeys.contains(key))
+            redoKeys << key;
+    mRedoAction->setShortcuts(redoKeys);
     mQuitAction = new QAction(tr("&Quit"), this);
     mQuitAction->setShortcut(QKeySequence::Quit);
     mQuitAction->setMenuRole(QAction::QuitRole);
     connect(mQuitAction, &QAction::triggered, this, &QWidget::close);
     mAboutAction = new QAction(tr("&About DPLab"), this);
     connect(mAboutAction, &QAction::triggered, this, &MainWindow::about);
+    mHelpAction = new QAction(tr("&Help on the Selected Run"), this);
+    mHelpAction->setShortcut(QKeySequence::HelpContents);
+    mHelpAction->setToolTip(tr("What the selected run's algorithm does, its parameters and privacy (F1)"));
+    connect(mHelpAction, &QAction::triggered, this, &MainWindow::showHelp);
     mAboutQtAction = new QAction(tr("About &Qt"), this);
     connect(mAboutQtAction, &QAction::triggered, qApp, &QApplication::aboutQt);
 
@@ -90,6 +107,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(mRunActions, &RunActions::message, this, showMessage);
     connect(mExportActions, &ExportActions::message, this, showMessage);
     connect(mFiles, &ExperimentFiles::replaced, mRunActions, &RunActions::resetRun);
+    connect(mView, &GraphView::experimentDropped, this, [this](const QString &path) {
+        QTimer::singleShot(0, mFiles, [this, path] { mFiles->openFile(path); });
+    });
     connect(mRunActions, &RunActions::runStatusesChanged, mPanel, &ExperimentPanel::setRunStatuses);
 
     connect(mDocument, &ExperimentDocument::modifiedChanged, this, &MainWindow::updateTitle);
@@ -103,6 +123,8 @@ MainWindow::MainWindow(QWidget *parent)
         updateTitle();
     });
     connect(mPanel, &ExperimentPanel::currentRunChanged, mInspector, &InspectorWidget::setCurrentRun);
+    connect(mPanel, &ExperimentPanel::currentRunChanged, mHelp, &HelpPanel::setRun);
+    mHelp->setRun(mPanel->currentRun());
     connect(mInspector, &InspectorWidget::inspected, this, [this](const Inspection &in) {
         mScene->setHighlightedNodes(in.connectivity.offending);
         const Eigen::MatrixXd none;
@@ -179,6 +201,24 @@ void MainWindow::createMenus()
     mViewMenu->addSeparator();
     QAction *resetPlots = mViewMenu->addAction(tr("Reset Plot Views"));
     connect(resetPlots, &QAction::triggered, plotPanel(), &PlotPanel::resetViews);
+    QMenu *size = mViewMenu->addMenu(tr("&Presentation Size"));
+    size->setToolTipsVisible(true);
+    mScaleGroup = new QActionGroup(this);
+    const std::pair<double, QString> sizes[] = {{1.0, tr("&Normal")},
+                                                {1.25, tr("&Large (125%)")},
+                                                {1.5, tr("La&rger (150%)")},
+                                                {2.0, tr("&Projector (200%)")}};
+    for (const auto &[factor, text] : sizes) {
+        QAction *a = size->addAction(text);
+        a->setCheckable(true);
+        a->setData(factor);
+        a->setToolTip(tr("Fonts, node labels, plot ticks and line widths together"));
+        mScaleGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, factor = factor] { setPresentationScale(factor); });
+    }
+    QAction *resetLayoutAction = mViewMenu->addAction(tr("Reset &Layout"));
+    resetLayoutAction->setToolTip(tr("Put every panel back where it starts, sized to the window"));
+    connect(resetLayoutAction, &QAction::triggered, this, &MainWindow::resetLayout);
     mViewMenu->addSeparator();
 
     QMenu *graph = menuBar()->addMenu(tr("&Graph"));
@@ -201,6 +241,8 @@ void MainWindow::createMenus()
     mFiles->fillPresetMenu(menuBar()->addMenu(tr("&Presets")));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(mHelpAction);
+    help->addSeparator();
     help->addAction(mAboutAction);
     help->addAction(mAboutQtAction);
 }
@@ -233,26 +275,96 @@ void MainWindow::createToolBars()
 
 void MainWindow::createDocks()
 {
-    auto *panelDock = new QDockWidget(tr("Experiment"), this);
-    panelDock->setObjectName(QStringLiteral("ExperimentDock"));
-    panelDock->setWidget(mPanel);
-    addDockWidget(Qt::LeftDockWidgetArea, panelDock);
+    mPanelDock = new QDockWidget(tr("Experiment"), this);
+    mPanelDock->setObjectName(QStringLiteral("ExperimentDock"));
+    mPanelDock->setWidget(mPanel);
+    addDockWidget(Qt::LeftDockWidgetArea, mPanelDock);
 
-    auto *inspectorDock = new QDockWidget(tr("Inspector"), this);
-    inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
-    inspectorDock->setWidget(mInspector);
-    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    mInspectorDock = new QDockWidget(tr("Inspector"), this);
+    mInspectorDock->setObjectName(QStringLiteral("InspectorDock"));
+    mInspectorDock->setWidget(mInspector);
+    addDockWidget(Qt::RightDockWidgetArea, mInspectorDock);
 
-    auto *plotDock = new QDockWidget(tr("Results"), this);
-    plotDock->setObjectName(QStringLiteral("PlotDock"));
-    plotDock->setWidget(mResultsView);
-    addDockWidget(Qt::BottomDockWidgetArea, plotDock);
+    mHelpDock = new QDockWidget(tr("Help"), this);
+    mHelpDock->setObjectName(QStringLiteral("HelpDock"));
+    mHelpDock->setWidget(mHelp);
+    addDockWidget(Qt::RightDockWidgetArea, mHelpDock);
+    tabifyDockWidget(mInspectorDock, mHelpDock);
+    mInspectorDock->raise();
 
-    resizeDocks({panelDock, inspectorDock}, {370, 290}, Qt::Horizontal);
-    resizeDocks({plotDock}, {420}, Qt::Vertical);
-    mViewMenu->addAction(panelDock->toggleViewAction());
-    mViewMenu->addAction(inspectorDock->toggleViewAction());
-    mViewMenu->addAction(plotDock->toggleViewAction());
+    mPlotDock = new QDockWidget(tr("Results"), this);
+    mPlotDock->setObjectName(QStringLiteral("PlotDock"));
+    mPlotDock->setWidget(mResultsView);
+    addDockWidget(Qt::BottomDockWidgetArea, mPlotDock);
+
+    mViewMenu->addAction(mPanelDock->toggleViewAction());
+    mViewMenu->addAction(mInspectorDock->toggleViewAction());
+    mViewMenu->addAction(mHelpDock->toggleViewAction());
+    mViewMenu->addAction(mPlotDock->toggleViewAction());
+    mDefaultState = saveState();
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(mDefaultState);
+    for (QDockWidget *dock : {mPanelDock, mInspectorDock, mPlotDock}) {
+        dock->setFloating(false);
+        dock->show();
+    }
+    mInspectorDock->raise();
+    // Sizes fitted to the window: the panel and the inspector a share of the width (never less
+    // than their content needs), the results a share of the height.
+    const int width = std::max(this->width(), 800);
+    const int height = std::max(this->height(), 600);
+    const int panel = std::max(mPanel->minimumSizeHint().width() + 24, int(width * 0.27));
+    const int inspector = std::max(260, int(width * 0.2));
+    resizeDocks({mPanelDock, mInspectorDock}, {panel, inspector}, Qt::Horizontal);
+    resizeDocks({mPlotDock}, {int(height * 0.42)}, Qt::Vertical);
+}
+
+void MainWindow::ensureDocksUsable()
+{
+    // A layout saved on a larger screen (or a dock dragged thin) can leave a dock too small to
+    // use: give it back what its content needs.
+    const int panelNeeds = mPanel->minimumSizeHint().width() + 24;
+    if (mPanelDock->isVisible() && !mPanelDock->isFloating() && mPanelDock->width() < panelNeeds)
+        resizeDocks({mPanelDock}, {panelNeeds}, Qt::Horizontal);
+    if (mInspectorDock->isVisible() && !mInspectorDock->isFloating() && mInspectorDock->width() < 220)
+        resizeDocks({mInspectorDock}, {260}, Qt::Horizontal);
+    const int plotsNeed = std::min(360, height() / 3);
+    if (mPlotDock->isVisible() && !mPlotDock->isFloating() && mPlotDock->height() < plotsNeed)
+        resizeDocks({mPlotDock}, {plotsNeed}, Qt::Vertical);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (mDocksChecked)
+        return;
+    mDocksChecked = true;
+    // Once the window has its size: first start → the default layout fitted to it; later
+    // starts → the saved layout, with squeezed docks restored.
+    QTimer::singleShot(0, this, [this] {
+        if (QSettings().value(QStringLiteral("mainWindow/state")).toByteArray().isEmpty())
+            resetLayout();
+        else
+            ensureDocksUsable();
+    });
+}
+
+void MainWindow::setPresentationScale(double factor)
+{
+    PresentationScale::instance()->setFactor(factor);
+    for (QAction *a : mScaleGroup->actions())
+        a->setChecked(std::abs(a->data().toDouble() - PresentationScale::factor()) < 1e-6);
+    ensureDocksUsable();
+}
+
+void MainWindow::showHelp()
+{
+    mHelpDock->show();
+    mHelpDock->raise();
+    mHelp->setRun(mPanel->currentRun());
 }
 
 // --- title, settings ----------------------------------------------------------------------------
@@ -270,6 +382,9 @@ void MainWindow::readSettings()
     if (!state.isEmpty())
         restoreState(state);
     mGraphActions->showWeightsAction()->setChecked(settings.value(QStringLiteral("graph/showWeights"), false).toBool());
+    PresentationScale::instance()->restore();
+    for (QAction *a : mScaleGroup->actions())
+        a->setChecked(std::abs(a->data().toDouble() - PresentationScale::factor()) < 1e-6);
 }
 
 void MainWindow::writeSettings()
@@ -291,6 +406,9 @@ void MainWindow::showInitially()
     const QScreen *screen = QGuiApplication::primaryScreen();
     const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1400, 900);
     if (available.width() < 1400 || available.height() < 900) {
+        // Without a window manager (a projector laptop's kiosk session, Xvfb) showMaximized()
+        // alone keeps the size hint, which squeezed the experiment panel: take the screen first.
+        setGeometry(available);
         showMaximized();
         return;
     }
@@ -380,12 +498,23 @@ void MainWindow::generateGraph()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    if (mController->isActive()) {
+        const auto answer = QMessageBox::question(
+            this, tr("Quit during a run"),
+            tr("A run is in progress. Stop the run and quit? Its results so far are lost unless exported."),
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+    }
     if (!mFiles->maybeSave()) {
         event->ignore();
         return;
     }
     mController->stop();
     writeSettings();
+    ExperimentFiles::discardRecovery();
     event->accept();
 }
 

@@ -18,6 +18,8 @@
 #include <QMainWindow>
 
 class QAction;
+class QActionGroup;
+class QDockWidget;
 class QMenu;
 
 namespace dplab {
@@ -25,6 +27,7 @@ namespace dplab {
 class ExperimentDocument;
 class ExperimentFiles;
 class ExperimentPanel;
+class HelpPanel;
 class ComparisonView;
 class GraphActions;
 class GraphScene;
@@ -66,11 +69,19 @@ public:
     RunController *runController() const { return mController; }
     LiveResults *liveResults() const { return mResults; }
     RunStatusWidget *runStatus() const { return mRunStatus; }
+    HelpPanel *helpPanel() const { return mHelp; }
+    QDockWidget *helpDock() const { return mHelpDock; }
 
     /** Restores the saved geometry, or shows 1400×900 (maximized on smaller screens). */
     void showInitially();
     /** Shows one of the result views: "live", "comparison" or "sweep". */
     void showView(const QString &view);
+    /** Puts the docks back where they start, at sizes fitted to the window. */
+    void resetLayout();
+    /** Widens or heightens any dock squeezed below what its content needs. */
+    void ensureDocksUsable();
+    /** View ▸ Presentation Size: 1 = normal. */
+    void setPresentationScale(double factor);
 
     // Shorthands for the parts' most used calls (command line, tests).
     bool openFile(const QString &path);
@@ -98,8 +109,11 @@ public slots:
     void resetRun();
     void generateGraph();
     void about();
+    /** F1: shows the help on the selected run. */
+    void showHelp();
 
 protected:
+    void showEvent(QShowEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
@@ -125,8 +139,16 @@ private:
     RunActions *mRunActions;
     ExportActions *mExportActions;
     RunStatusWidget *mRunStatus;
+    HelpPanel *mHelp;
+    QDockWidget *mPanelDock = nullptr;
+    QDockWidget *mInspectorDock = nullptr;
+    QDockWidget *mPlotDock = nullptr;
+    QDockWidget *mHelpDock = nullptr;
+    QByteArray mDefaultState;
+    QActionGroup *mScaleGroup = nullptr;
+    bool mDocksChecked = false;
 
-    QAction *mUndoAction, *mRedoAction, *mQuitAction, *mAboutAction, *mAboutQtAction;
+    QAction *mUndoAction, *mRedoAction, *mQuitAction, *mAboutAction, *mAboutQtAction, *mHelpAction;
     QMenu *mViewMenu = nullptr;
 };
 

@@ -19,6 +19,9 @@ namespace {
 
 QString groupOf(const QString &fileName)
 {
+    // A paper's teaching demonstration (paper002-teaching-gossip.json) is teaching first.
+    if (fileName.startsWith(QLatin1String("teaching-")) || fileName.contains(QLatin1String("-teaching-")))
+        return QStringLiteral("Teaching");
     static const QRegularExpression paper(QStringLiteral("^paper-?(\\d+)-"));
     const auto match = paper.match(fileName);
     if (match.hasMatch())

@@ -2,7 +2,8 @@
 //
 // PresetLibrary: the experiment files compiled into the program (resources/presets/*.json under
 // the resource prefix :/presets/), grouped for the Presets menu: "Paper 000" … from files named
-// paperNNN-*.json (or paper-NNN-*.json), "Teaching" from teaching-*.json, "Other" for the rest.
+// paperNNN-*.json (or paper-NNN-*.json), "Teaching" from teaching-*.json and a paper's teaching
+// demonstrations paperNNN-teaching-*.json, "Other" for the rest.
 //
 // Threading: reads Qt resources; call from any one thread at a time.
 #pragma once

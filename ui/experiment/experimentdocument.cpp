@@ -9,6 +9,7 @@
 #include "dplab/graph/generators.h"
 
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QUndoStack>
 
 namespace dplab {
@@ -363,6 +364,16 @@ void ExperimentDocument::setRunAlgorithm(int index, const std::string &algorithm
     Json r = run(index);
     if (r.value("algorithm", std::string()) == algorithmId)
         return;
+    // A default label (the old algorithm's name, or that name numbered "Push-Pull 2") follows
+    // the algorithm; a label the user typed stays.
+    if (const AlgorithmDescriptor *old = findAlgorithm(r.value("algorithm", std::string()))) {
+        const QString label = toQString(r.value("label", std::string()));
+        const QString oldName = toQString(old->name);
+        static const QRegularExpression numbered(QStringLiteral("^(.*) \\d+$"));
+        const auto match = numbered.match(label);
+        if (label.isEmpty() || label == oldName || (match.hasMatch() && match.captured(1) == oldName))
+            r["label"] = toStdString(uniqueLabel(toQString(algorithm->name)));
+    }
     r["algorithm"] = algorithmId;
     r["params"] = carryOver(algorithm->params, r.value("params", Json()));
     r["privacy"] = carryOver(algorithm->privacyParams, r.value("privacy", Json()));

@@ -4,11 +4,13 @@
 #include "experimentdocument.h"
 #include "experimentsettingswidget.h"
 #include "graphdocument.h"
+#include "parametertitle.h"
 #include "problemwidget.h"
 #include "runeditorwidget.h"
 #include "runlistwidget.h"
 #include "textconvert.h"
 #include "weightswidget.h"
+#include "wheelguard.h"
 
 #include "dplab/engine/experiment.h"
 
@@ -34,6 +36,7 @@ ExperimentPanel::ExperimentPanel(ExperimentDocument *document, QWidget *parent)
     outer->addWidget(mScroll);
     auto *content = new QWidget(mScroll);
     mScroll->setWidget(content);
+    new WheelGuard(mScroll); // the wheel scrolls the panel unless a field has the focus
     auto *layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
 
@@ -129,7 +132,9 @@ void ExperimentPanel::validateNow()
         message = tr("✓ Ready: %n run(s)", nullptr, int(e.runs.size()))
                   + tr(" × %n repetition(s)", nullptr, e.repetitions) + tr(" × %1 iterations").arg(e.iterations);
         if (e.sweep)
-            message += tr(", sweeping %1 over %2 values").arg(toQString(e.sweep->parameter)).arg(e.sweep->values.size());
+            message += tr(", sweeping %1 over %2 values")
+                           .arg(sweepParameterTitle(toQString(e.sweep->parameter)))
+                           .arg(e.sweep->values.size());
         if (!e.isBuilt())
             message += tr("; about %1 of memory, data loaded when the run starts").arg(toQString(formatBytes(e.resources.totalBytes())));
         mValidation->setStyleSheet(QStringLiteral("color: #1a7f37;"));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "paramform.h"
+#include "mathtext.h"
 
 #include "scheduleeditor.h"
 #include "scientificspinbox.h"
@@ -56,9 +57,9 @@ ParamForm::ParamForm(QWidget *parent)
 QString ParamForm::toolTipFor(const ParamSpec &spec)
 {
     QString tip = QStringLiteral("<p><b>%1</b> (<code>%2</code>)</p>")
-                      .arg(toQString(spec.label).toHtmlEscaped(), toQString(spec.key).toHtmlEscaped());
+                      .arg(mathToHtml(toQString(spec.label)), toQString(spec.key).toHtmlEscaped());
     if (!spec.help.empty())
-        tip += QStringLiteral("<p>%1</p>").arg(toQString(spec.help).toHtmlEscaped());
+        tip += QStringLiteral("<p>%1</p>").arg(mathToHtml(toQString(spec.help)));
     if (spec.type == ParamType::Real || spec.type == ParamType::Integer || spec.type == ParamType::Schedule) {
         tip += QStringLiteral("<p>%1 %2").arg(ParamForm::tr("Range:"), rangeText(spec));
         if (!spec.unit.empty())
@@ -71,7 +72,7 @@ QString ParamForm::toolTipFor(const ParamSpec &spec)
         tip += ParamForm::tr("<p>May be given per agent as a list (one value per agent).</p>");
     if (!spec.condition.empty())
         tip += QStringLiteral("<p><i>%1</i> %2</p>")
-                   .arg(ParamForm::tr("Theorem condition:"), toQString(spec.condition).toHtmlEscaped());
+                   .arg(ParamForm::tr("Theorem condition:"), mathToHtml(toQString(spec.condition)));
     return tip;
 }
 

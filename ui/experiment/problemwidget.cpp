@@ -2,6 +2,7 @@
 #include "problemwidget.h"
 
 #include "experimentdocument.h"
+#include "mathtext.h"
 #include "paramform.h"
 #include "textconvert.h"
 
@@ -40,7 +41,7 @@ ProblemWidget::ProblemWidget(ExperimentDocument *document, QWidget *parent)
     mType = new QComboBox(this);
     for (const Descriptor &d : problemDescriptors()) {
         mType->addItem(toQString(d.name), toQString(d.id));
-        mType->setItemData(mType->count() - 1, toQString(d.explanation), Qt::ToolTipRole);
+        mType->setItemData(mType->count() - 1, mathToRichText(toQString(d.explanation)), Qt::ToolTipRole);
     }
     form->addRow(tr("Objective"), mType);
     layout->addLayout(form);
@@ -53,7 +54,7 @@ ProblemWidget::ProblemWidget(ExperimentDocument *document, QWidget *parent)
     layout->addWidget(mGroupBox);
     mNote = new QLabel(this);
     mNote->setWordWrap(true);
-    mNote->setStyleSheet(QStringLiteral("color: #555; font-size: 9pt;"));
+    mNote->setStyleSheet(QStringLiteral("color: #555;"));
     layout->addWidget(mNote);
 
     connect(mType, &QComboBox::activated, this, [this](int index) {

@@ -3,6 +3,7 @@
 
 #include "experimentdocument.h"
 #include "graphdocument.h"
+#include "mathtext.h"
 #include "paramform.h"
 #include "textconvert.h"
 
@@ -50,7 +51,7 @@ RunEditorWidget::RunEditorWidget(ExperimentDocument *document, QWidget *parent)
     layout->addLayout(algorithmForm);
     mAlgorithmInfo = new QLabel(this);
     mAlgorithmInfo->setWordWrap(true);
-    mAlgorithmInfo->setStyleSheet(QStringLiteral("color: #555; font-size: 9pt;"));
+    mAlgorithmInfo->setStyleSheet(QStringLiteral("color: #555;"));
     layout->addWidget(mAlgorithmInfo);
     mParams = new ParamForm(this);
     layout->addWidget(mParams);
@@ -63,7 +64,7 @@ RunEditorWidget::RunEditorWidget(ExperimentDocument *document, QWidget *parent)
     mCompressor = new QComboBox(this);
     for (const Descriptor &d : compressorDescriptors()) {
         mCompressor->addItem(toQString(d.name), toQString(d.id));
-        mCompressor->setItemData(mCompressor->count() - 1, toQString(d.explanation), Qt::ToolTipRole);
+        mCompressor->setItemData(mCompressor->count() - 1, mathToRichText(toQString(d.explanation)), Qt::ToolTipRole);
     }
     extraForm->addRow(tr("Compressor"), mCompressor);
     layout->addLayout(extraForm);
@@ -168,12 +169,14 @@ void RunEditorWidget::refresh()
     for (int i = 0; i < mAlgorithm->count() && i < static_cast<int>(registry.size()); ++i) {
         const AlgorithmDescriptor &d = registry[i];
         const QString reason = kindReason(d, directed, problem);
-        QString tip = toQString(d.explanation);
+        QString tip = mathToHtml(toQString(d.explanation));
         if (!d.reference.empty())
-            tip = toQString(d.reference) + QStringLiteral(": ") + tip;
+            tip = QStringLiteral("<b>%1</b>: ").arg(toQString(d.reference).toHtmlEscaped()) + tip;
         if (model)
             model->item(i)->setEnabled(reason.isEmpty() || d.id == toStdString(id));
-        mAlgorithm->setItemData(i, reason.isEmpty() ? tip : reason + QStringLiteral("\n\n") + tip, Qt::ToolTipRole);
+        mAlgorithm->setItemData(i,
+                                QStringLiteral("<p>%1</p>").arg(reason.isEmpty() ? tip : reason.toHtmlEscaped() + QStringLiteral("</p><p>") + tip),
+                                Qt::ToolTipRole);
     }
     {
         const QSignalBlocker blocker(mAlgorithm);
@@ -193,12 +196,12 @@ void RunEditorWidget::refresh()
     QString info;
     if (!algorithm->reference.empty())
         info = QStringLiteral("<b>%1</b> — ").arg(toQString(algorithm->reference).toHtmlEscaped());
-    info += toQString(algorithm->explanation).toHtmlEscaped();
+    info += mathToHtml(toQString(algorithm->explanation));
     const QString reason = kindReason(*algorithm, directed, problem);
     if (!reason.isEmpty())
         info += QStringLiteral("<br/><span style='color:#c01c28'>⚠ %1</span>").arg(reason.toHtmlEscaped());
     mAlgorithmInfo->setText(info);
-    mAlgorithmInfo->setToolTip(toQString(algorithm->explanation));
+    mAlgorithmInfo->setToolTip(tr("<p>%1</p><p>F1: the help on this run.</p>").arg(mathToHtml(toQString(algorithm->explanation))));
     if (mFormAlgorithm != id) {
         mParams->setSpecs(algorithm->params);
         mPrivacy->setSpecs(algorithm->privacyParams);

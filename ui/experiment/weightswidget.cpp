@@ -3,6 +3,7 @@
 
 #include "experimentdocument.h"
 #include "graphdocument.h"
+#include "mathtext.h"
 #include "paramform.h"
 #include "textconvert.h"
 
@@ -39,7 +40,7 @@ void fillSchemeBox(QComboBox *box)
         QString tip = toQString(d.explanation);
         if (!d.reference.empty())
             tip += QStringLiteral(" (") + toQString(d.reference) + QStringLiteral(")");
-        box->setItemData(box->count() - 1, tip, Qt::ToolTipRole);
+        box->setItemData(box->count() - 1, mathToRichText(tip), Qt::ToolTipRole);
     }
 }
 

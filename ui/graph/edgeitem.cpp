@@ -2,6 +2,7 @@
 #include "edgeitem.h"
 
 #include "nodeitem.h"
+#include "presentationscale.h"
 
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -24,7 +25,7 @@ QRectF labelRect(const QLineF &line, const QString &label, const QFontMetricsF &
 QFont labelFont()
 {
     QFont font;
-    font.setPointSizeF(7.5);
+    font.setPointSizeF(8.0 * PresentationScale::factor());
     return font;
 }
 
@@ -73,7 +74,8 @@ void EdgeItem::adjust()
     const QLineF centres(mapFromItem(mSource, 0, 0), mapFromItem(mDestination, 0, 0));
     const qreal length = centres.length();
     prepareGeometryChange();
-    if (length <= 2 * NodeItem::Radius + 1) {
+    const qreal radius = NodeItem::Radius * mSource->scale();
+    if (length <= 2 * radius + 1) {
         mLine = QLineF(centres.p1(), centres.p1());
         return;
     }
@@ -82,8 +84,33 @@ void EdgeItem::adjust()
         const QPointF unit = (centres.p2() - centres.p1()) / length;
         shift = QPointF(unit.y(), -unit.x()) * kOffset; // to the right of the direction of travel
     }
-    const QPointF edgeOffset = (centres.p2() - centres.p1()) * (NodeItem::Radius / length);
+    const QPointF edgeOffset = (centres.p2() - centres.p1()) * (radius / length);
     mLine = QLineF(centres.p1() + edgeOffset + shift, centres.p2() - edgeOffset + shift);
+}
+
+void EdgeItem::setLabelVisible(bool visible)
+{
+    if (mLabelVisible == visible)
+        return;
+    mLabelVisible = visible;
+    update();
+}
+
+QLineF EdgeItem::labelLine() const
+{
+    QLineF line = mLine;
+    if (mOffset && mLine.length() > 0) { // further out, so the two labels of a pair do not overlap
+        const QPointF unit = (mLine.p2() - mLine.p1()) / mLine.length();
+        line.translate(QPointF(unit.y(), -unit.x()) * 8.0);
+    }
+    return line;
+}
+
+QRectF EdgeItem::labelSceneRect() const
+{
+    if (mLabel.isEmpty())
+        return QRectF();
+    return mapRectToScene(labelRect(labelLine(), mLabel, QFontMetricsF(labelFont())));
 }
 
 QRectF EdgeItem::boundingRect() const
@@ -111,7 +138,8 @@ void EdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     const bool selected = option->state & QStyle::State_Selected;
     const QColor colour = selected ? QColor(0x1c, 0x71, 0xd8) : QColor(0x4a, 0x55, 0x68);
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(QPen(colour, selected ? 2.6 : 1.6, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    const qreal f = PresentationScale::factor();
+    painter->setPen(QPen(colour, (selected ? 2.6 : 1.6) * f, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     QLineF body = mLine;
     if (mDirected && body.length() > kArrowSize)
         body.setLength(body.length() - kArrowSize * 0.8);
@@ -127,16 +155,10 @@ void EdgeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
         painter->setBrush(colour);
         painter->drawPolygon(QPolygonF() << tip << a << b);
     }
-    if (!mLabel.isEmpty()) {
+    if (!mLabel.isEmpty() && mLabelVisible) {
         const QFont font = labelFont();
         painter->setFont(font);
-        QLineF labelLine = mLine;
-        if (mOffset) { // push the label further out so the two labels of a pair do not overlap
-            const QPointF unit = (mLine.p2() - mLine.p1()) / mLine.length();
-            const QPointF out = QPointF(unit.y(), -unit.x()) * 8.0;
-            labelLine.translate(out);
-        }
-        const QRectF r = labelRect(labelLine, mLabel, QFontMetricsF(font));
+        const QRectF r = labelRect(labelLine(), mLabel, QFontMetricsF(font));
         painter->setPen(QPen(QColor(0xbb, 0xbb, 0xbb), 0.8));
         painter->setBrush(QColor(255, 255, 255, 230));
         painter->drawRoundedRect(r, 3, 3);

@@ -33,18 +33,27 @@ public:
     void setLabel(const QString &label);
     /** Recomputes the line from the two node positions. */
     void adjust();
+    const QString &label() const { return mLabel; }
+    /** Whether the label is drawn (a label that would cover another is hidden). */
+    void setLabelVisible(bool visible);
+    /** Where the label is drawn, in scene coordinates (empty without a label). */
+    QRectF labelSceneRect() const;
+    bool isLabelVisible() const { return !mLabel.isEmpty() && mLabelVisible; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:
+    QLineF labelLine() const;
+
     NodeItem *mSource;
     NodeItem *mDestination;
     Edge mEdge;
     bool mDirected;
     bool mOffset = false;
     QString mLabel;
+    bool mLabelVisible = true;
     QLineF mLine;
 };
 

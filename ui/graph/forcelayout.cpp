@@ -25,6 +25,18 @@ double radiusOf(const std::vector<NodePosition> &p, double &cx, double &cy)
     return r;
 }
 
+double nearestDistance(const std::vector<NodePosition> &p)
+{
+    double nearest = 0;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        for (std::size_t j = i + 1; j < p.size(); ++j) {
+            const double d = std::hypot(p[i].x - p[j].x, p[i].y - p[j].y);
+            if (d > 1e-9 && (nearest == 0 || d < nearest))
+                nearest = d;
+        }
+    return nearest;
+}
+
 } // namespace
 
 std::vector<NodePosition> forceDirectedLayout(const Graph &graph, std::vector<NodePosition> start, int iterations)
@@ -38,6 +50,7 @@ std::vector<NodePosition> forceDirectedLayout(const Graph &graph, std::vector<No
         return start;
     double cx = 0, cy = 0;
     double radius = radiusOf(start, cx, cy);
+    const double startNearest = nearestDistance(start);
     if (radius < 1e-9) {
         start = circularLayout(n);
         radius = radiusOf(start, cx, cy);
@@ -99,12 +112,44 @@ std::vector<NodePosition> forceDirectedLayout(const Graph &graph, std::vector<No
         }
         temperature *= cooling;
     }
+    // Fruchterman–Reingold leaves nodes of dense parts (hubs, cliques) almost on top of each
+    // other: push every pair apart to at least half the ideal edge length.
+    const double separation = 0.5 * k;
+    for (int pass = 0; pass < 100; ++pass) {
+        bool moved = false;
+        for (int i = 0; i < n; ++i)
+            for (int j = i + 1; j < n; ++j) {
+                double ex = x[i] - x[j], ey = y[i] - y[j];
+                double d = std::hypot(ex, ey);
+                if (d >= separation)
+                    continue;
+                if (d < 1e-9) {
+                    const double a = 2 * M_PI * (i + 1) / (n + 1);
+                    ex = std::cos(a);
+                    ey = std::sin(a);
+                    d = 1.0;
+                    x[i] += 1e-6 * ex;
+                }
+                const double push = (separation - std::hypot(x[i] - x[j], y[i] - y[j])) / 2 + 1e-9;
+                x[i] += ex / d * push;
+                y[i] += ey / d * push;
+                x[j] -= ex / d * push;
+                y[j] -= ey / d * push;
+                moved = true;
+            }
+        if (!moved)
+            break;
+    }
     std::vector<NodePosition> out(n);
     for (int i = 0; i < n; ++i)
         out[i] = {x[i], y[i]};
     double ox = 0, oy = 0;
     const double r = radiusOf(out, ox, oy);
-    const double scale = r > 1e-12 ? radius / r : 1.0;
+    double scale = r > 1e-12 ? radius / r : 1.0;
+    // Never closer than the closest pair of the start: the drawing grows instead.
+    const double nearest = nearestDistance(out);
+    if (startNearest > 0 && nearest > 0 && nearest * scale < startNearest)
+        scale = startNearest / nearest;
     for (auto &p : out)
         p = {cx + (p.x - ox) * scale, cy + (p.y - oy) * scale};
     return out;

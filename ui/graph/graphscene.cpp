@@ -6,10 +6,12 @@
 #include "nodeitem.h"
 #include "textconvert.h"
 
+#include <QTimer>
 #include <QGraphicsLineItem>
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsView>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -35,6 +37,8 @@ GraphScene::GraphScene(GraphDocument *document, QObject *parent)
     connect(document, &GraphDocument::edgeAdded, this, &GraphScene::onEdgeAdded);
     connect(document, &GraphDocument::edgeRemoved, this, &GraphScene::onEdgeRemoved);
     connect(document, &GraphDocument::nodesMoved, this, &GraphScene::onNodesMoved);
+    // Queued: items being deleted change the selection, and the labels are placed once they are gone.
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::placeLabels, Qt::QueuedConnection);
     rebuild();
 }
 
@@ -197,6 +201,7 @@ void GraphScene::onNodeAdded(int node)
     const Graph &g = mDocument->graph();
     if (g.hasPositions() && node < static_cast<int>(g.positions().size()))
         item->setPos(toScene(g.positions()[node]));
+    item->setScale(mNodeScale);
     addItem(item);
     if (node >= static_cast<int>(mNodes.size()))
         mNodes.resize(node + 1, nullptr);
@@ -244,6 +249,7 @@ void GraphScene::onEdgeRemoved(const Edge &edge)
 
 void GraphScene::onNodesMoved(const QVector<int> &nodes)
 {
+    QTimer::singleShot(0, this, &GraphScene::placeLabels); // after the items moved
     const Graph &g = mDocument->graph();
     if (!g.hasPositions())
         return;
@@ -291,6 +297,62 @@ void GraphScene::updateLabels()
         if (pair)
             label += QStringLiteral(" | ") + formatNumber(mSecondary(e.to, e.from), 3);
         item->setLabel(label);
+    }
+    placeLabels();
+}
+
+void GraphScene::setNodeScale(qreal scale)
+{
+    if (std::abs(scale - mNodeScale) < 1e-3)
+        return;
+    mNodeScale = scale;
+    for (NodeItem *node : mNodes)
+        if (node)
+            node->setScale(scale);
+    for (EdgeItem *edge : std::as_const(mEdges))
+        edge->adjust();
+    placeLabels();
+    update();
+}
+
+void GraphScene::placeLabels()
+{
+    // On a dense graph every label at its edge's midpoint piles up: place them one by one and
+    // hide any that would cover a placed label or a node. The selection's labels go first, so
+    // selecting a node or an edge always shows its weights.
+    QVector<EdgeItem *> order;
+    QVector<EdgeItem *> rest;
+    for (EdgeItem *item : std::as_const(mEdges)) {
+        if (item->label().isEmpty())
+            continue;
+        const bool chosen = item->isSelected() || (nodeItem(item->edge().from) && nodeItem(item->edge().from)->isSelected())
+                            || (nodeItem(item->edge().to) && nodeItem(item->edge().to)->isSelected());
+        (chosen ? order : rest).push_back(item);
+    }
+    auto byEdge = [](const EdgeItem *a, const EdgeItem *b) {
+        return std::pair(a->edge().from, a->edge().to) < std::pair(b->edge().from, b->edge().to);
+    };
+    std::sort(order.begin(), order.end(), byEdge);
+    std::sort(rest.begin(), rest.end(), byEdge);
+    const int chosenCount = order.size();
+    order += rest;
+    QVector<QRectF> placed;
+    QVector<QRectF> nodes;
+    for (const NodeItem *node : mNodes)
+        if (node)
+            nodes.push_back(node->sceneBoundingRect().adjusted(4, 4, -4, -4));
+    for (int k = 0; k < order.size(); ++k) {
+        EdgeItem *item = order[k];
+        const QRectF r = item->labelSceneRect();
+        bool free = true;
+        for (const QRectF &p : std::as_const(placed))
+            free = free && !p.intersects(r);
+        if (k >= chosenCount)
+            for (const QRectF &n : std::as_const(nodes))
+                free = free && !n.intersects(r);
+        item->setLabelVisible(free);
+        if (free)
+            placed.push_back(r);
     }
 }
 

@@ -85,12 +85,21 @@ private:
     void createEdgeItem(const Edge &edge);
     void updateParallel(const Edge &edge);
     void updateLabels();
+    void placeLabels();
+
+public:
+    /** Draws nodes `scale` times their size (labels stay legible when the view zooms out). */
+    void setNodeScale(qreal scale);
+    qreal nodeScale() const { return mNodeScale; }
+
+private:
     NodeItem *nodeAt(const QPointF &scenePos) const;
     void chooseScale();
 
     GraphDocument *mDocument;
     Mode mMode = Mode::Select;
     double mScale = 90.0; ///< scene pixels per layout unit
+    qreal mNodeScale = 1.0;
     std::vector<NodeItem *> mNodes;
     QHash<quint64, EdgeItem *> mEdges; ///< key (from << 32 | to) as stored in the Graph
     std::vector<int> mHighlighted;

@@ -2,11 +2,16 @@
 #include "graphview.h"
 
 #include "graphscene.h"
+#include "nodeitem.h"
+#include "presentationscale.h"
 
 #include <QKeyEvent>
+#include <QDragEnterEvent>
+#include <QMimeData>
 #include <QScrollBar>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dplab {
@@ -31,6 +36,7 @@ GraphView::GraphView(GraphScene *scene, QWidget *parent)
     // button or zoom instead of showing scroll bars that suggest a page.
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    connect(PresentationScale::instance(), &PresentationScale::changed, this, &GraphView::updateNodeScale);
     connect(scene, &GraphScene::rebuilt, this, [this] {
         if (mAutoFit)
             fitGraph();
@@ -66,14 +72,27 @@ void GraphView::fitGraph()
     bounds.adjust(-30, -30, 30, 30);
     resetTransform();
     fitInView(bounds, Qt::KeepAspectRatio);
-    // Do not blow tiny graphs up beyond 2.5×, nor shrink below the minimum.
+    // Enlarge a small drawing until it fills the view, but never beyond nodes a fifth of the
+    // view wide (a two-node graph), nor shrink below the minimum.
     const qreal z = zoom();
-    if (z > 2.5)
-        scale(2.5 / z, 2.5 / z);
+    const qreal side = std::min(viewport()->width(), viewport()->height());
+    const qreal largest = std::clamp(side / (5 * 2 * NodeItem::Radius), 1.0, kMaxZoom);
+    if (z > largest)
+        scale(largest / z, largest / z);
     else if (z < kMinZoom)
         scale(kMinZoom / z, kMinZoom / z);
     centerOn(bounds.center());
     mAutoFit = true;
+    updateNodeScale();
+}
+
+void GraphView::updateNodeScale()
+{
+    // Zoomed out (a 16-node ring fitted into a small view), the node labels shrank to ~6 px:
+    // nodes are drawn larger in the scene instead, up to 3×, and with the presentation size.
+    const qreal f = PresentationScale::factor();
+    const qreal wanted = f * std::max<qreal>(1.0, 0.9 / std::max<qreal>(zoom(), 1e-3));
+    mScene->setNodeScale(std::clamp<qreal>(wanted, 1.0, 3.0 * f));
 }
 
 void GraphView::scaleBy(qreal factor)
@@ -83,6 +102,7 @@ void GraphView::scaleBy(qreal factor)
         return;
     scale(factor, factor);
     mAutoFit = false;
+    updateNodeScale();
 }
 
 void GraphView::wheelEvent(QWheelEvent *event)
@@ -142,6 +162,40 @@ void GraphView::keyPressEvent(QKeyEvent *event)
         return;
     }
     QGraphicsView::keyPressEvent(event);
+}
+
+bool GraphView::isExperimentDrop(const QMimeData *mime)
+{
+    return mime && mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile()
+           && mime->urls().first().toLocalFile().endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+}
+
+// The scene has no drop targets: an experiment file dropped anywhere on the canvas opens, like
+// on the rest of the window.
+void GraphView::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (isExperimentDrop(event->mimeData()))
+        event->acceptProposedAction();
+    else
+        QGraphicsView::dragEnterEvent(event);
+}
+
+void GraphView::dragMoveEvent(QDragMoveEvent *event)
+{
+    if (isExperimentDrop(event->mimeData()))
+        event->acceptProposedAction();
+    else
+        QGraphicsView::dragMoveEvent(event);
+}
+
+void GraphView::dropEvent(QDropEvent *event)
+{
+    if (!isExperimentDrop(event->mimeData())) {
+        QGraphicsView::dropEvent(event);
+        return;
+    }
+    event->acceptProposedAction();
+    emit experimentDropped(event->mimeData()->urls().first().toLocalFile());
 }
 
 void GraphView::resizeEvent(QResizeEvent *event)

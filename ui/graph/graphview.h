@@ -9,6 +9,8 @@
 
 #include <QGraphicsView>
 
+class QMimeData;
+
 namespace dplab {
 
 class GraphScene;
@@ -23,6 +25,13 @@ public:
     /** Current zoom (1 = 100 %). */
     qreal zoom() const;
 
+    /** Whether `mime` carries an experiment file (a local .json) the canvas accepts. */
+    static bool isExperimentDrop(const QMimeData *mime);
+
+signals:
+    /** An experiment file was dropped on the canvas. */
+    void experimentDropped(const QString &path);
+
 public slots:
     void zoomIn();
     void zoomOut();
@@ -36,9 +45,13 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void scaleBy(qreal factor);
+    void updateNodeScale();
 
     GraphScene *mScene;
     bool mPanning = false;

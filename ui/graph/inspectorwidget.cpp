@@ -56,6 +56,7 @@ InspectorWidget::InspectorWidget(ExperimentDocument *document, QWidget *parent)
     , mBrowser(new QTextBrowser(this))
     , mMatrixButton(new QPushButton(tr("Weight matrix…"), this))
 {
+    mBrowser->setWordWrapMode(QTextOption::WordWrap);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     mBrowser->setOpenLinks(false);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "nodeitem.h"
+#include "presentationscale.h"
 
 #include "edgeitem.h"
 
@@ -79,6 +80,7 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
         painter->drawEllipse(QPointF(0, 0), Radius + 3, Radius + 3);
     }
     painter->setPen(QPen(selected ? QColor(0x1c, 0x71, 0xd8) : border, selected ? 2.5 : 1.5));
+    // The index fills the circle whatever the zoom (the item is scaled, see GraphScene).
     painter->setBrush(fill);
     painter->drawEllipse(QPointF(0, 0), Radius, Radius);
     QFont font = painter->font();
@@ -89,7 +91,7 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
     painter->drawText(QRectF(-Radius, -Radius, 2 * Radius, 2 * Radius), Qt::AlignCenter, QString::number(mIndex));
     if (!mCaption.isEmpty()) {
         font.setBold(false);
-        font.setPointSizeF(8);
+        font.setPointSizeF(8 * PresentationScale::factor());
         painter->setFont(font);
         painter->setPen(QColor(0x44, 0x44, 0x44));
         painter->drawText(QRectF(-40, Radius, 80, 18), Qt::AlignHCenter | Qt::AlignTop, mCaption);

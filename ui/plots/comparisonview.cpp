@@ -7,6 +7,7 @@
 #include "liveresults.h"
 #include "metricnames.h"
 #include "plotstyle.h"
+#include "presentationscale.h"
 
 #include "dplab/engine/metrics.h"
 
@@ -34,6 +35,7 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     , mTimer(new QTimer(this))
 {
     installPlotExportMenu(mPlot, [this] { return QStringLiteral("comparison-") + metric(); });
+    PresentationScale::follow(mPlot);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;

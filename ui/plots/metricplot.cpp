@@ -7,6 +7,7 @@
 #include "plotstyle.h"
 #include "textconvert.h"
 
+#include <QHelpEvent>
 #include <QToolTip>
 
 #include <cmath>
@@ -169,7 +170,10 @@ void MetricPlot::setSubtitle(const QString &subtitle)
             plotLayout()->setRowStretchFactor(1, 0.001);
         }
         const QFontMetrics metrics(mSubtitle->font());
-        mSubtitle->setText(metrics.elidedText(subtitle, Qt::ElideRight, std::max(100, width() - 20)));
+        QStringList lines = subtitle.split(QLatin1Char('\n'));
+        for (QString &line : lines)
+            line = metrics.elidedText(line, Qt::ElideRight, std::max(100, width() - 20));
+        mSubtitle->setText(lines.join(QLatin1Char('\n')));
     }
     replot(rpQueuedReplot);
 }
@@ -257,8 +261,9 @@ void MetricPlot::updateLegend()
         }
     }
     legend->setVisible(visible > 0);
-    setToolTip(fullNames.join(QLatin1Char('\n'))
-               + (mSubtitleText.isEmpty() ? QString() : QStringLiteral("\n") + mSubtitleText));
+    // Shown over the legend only (event()), never over a curve, where the read-out is.
+    mLegendTip = fullNames.join(QLatin1Char('\n'))
+                 + (mSubtitleText.isEmpty() ? QString() : QStringLiteral("\n") + mSubtitleText);
     // Long entries (accountant names) one per line, short ones side by side.
     const int columns = legendText > 0 ? std::clamp(int(width() / 7) / std::max(1, legendText / std::max(1, int(mRuns.size()))), 1, 4) : 3;
     if (legend->wrap() != columns) {
@@ -519,7 +524,9 @@ void MetricPlot::mouseMoveEvent(QMouseEvent *event)
         }
     }
     if (bestRun < 0) {
-        QToolTip::hideText();
+        if (mReadoutShown)
+            QToolTip::hideText();
+        mReadoutShown = false;
         return;
     }
     const QVector<double> &iterations = mResults->iterations(mPoint, bestRun);
@@ -542,6 +549,29 @@ void MetricPlot::mouseMoveEvent(QMouseEvent *event)
             text += QStringLiteral("<br/>%1 = %2").arg(metricTitle(mXMetric), QString::number(x[bestIndex], 'g', 8));
     }
     QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    mReadoutShown = true;
+}
+
+bool MetricPlot::event(QEvent *event)
+{
+    // Qt asks for a tooltip after the hover delay: over a curve the read-out stays; over the
+    // legend the full run names (entries may be elided); elsewhere nothing.
+    if (event->type() == QEvent::ToolTip) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        if (!mReadoutShown) {
+            if (legend && legend->visible() && legend->outerRect().contains(help->pos()) && !mLegendTip.isEmpty())
+                QToolTip::showText(help->globalPos(), mLegendTip, this);
+            else if (qobject_cast<QCPTextElement *>(layoutElementAt(help->pos())) && !toolTip().isEmpty())
+                QToolTip::showText(help->globalPos(), toolTip(), this); // the title's explanation
+            else
+                QToolTip::hideText();
+        }
+        event->accept();
+        return true;
+    }
+    if (event->type() == QEvent::Leave)
+        mReadoutShown = false;
+    return QCustomPlot::event(event);
 }
 
 } // namespace dplab

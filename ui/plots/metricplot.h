@@ -65,6 +65,7 @@ public slots:
 protected:
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
+    bool event(QEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
@@ -104,6 +105,8 @@ private:
     QCPItemText *mPlaceholder;
     QString mAbsentText;
     QString mSubtitleText;
+    QString mLegendTip;        ///< full run names (legend entries may be elided)
+    bool mReadoutShown = false; ///< the hover read-out of a point is showing
     QCPTextElement *mSubtitle = nullptr;
 };
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plotpanel.h"
 
+#include "epsilontext.h"
 #include "liveresults.h"
 #include "metricnames.h"
 #include "metricplot.h"
+#include "presentationscale.h"
 #include "exporter.h"
 
 #include "dplab/engine/metrics.h"
@@ -21,6 +23,9 @@
 #include <QPushButton>
 #include <QSvgGenerator>
 #include <QVBoxLayout>
+
+#include <cmath>
+#include <limits>
 
 namespace dplab {
 
@@ -75,6 +80,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
         auto *plot = new MetricPlot(results, this);
         plot->setMetric(metrics[i]);
         mPlots.push_back(plot);
+        PresentationScale::follow(plot);
         grid->addWidget(plot, i / 2, i % 2);
         installPlotExportMenu(plot, [plot] { return plot->metric(); });
     }
@@ -224,7 +230,21 @@ void PlotPanel::showOutcome(const ExperimentResult &result)
             tags << tag;
         }
     }
+    // What the number is, and a plain flag when it guarantees nothing.
+    double worst = std::numeric_limits<double>::quiet_NaN();
+    for (const RunResult &r : point.runs)
+        for (const RepetitionResult &rep : r.repetitions)
+            for (Eigen::Index i = 0; i < rep.epsilonPerAgent.size(); ++i)
+                if (std::isnan(worst) || rep.epsilonPerAgent[i] > worst)
+                    worst = rep.epsilonPerAgent[i];
+    if (!subtitle.isEmpty()) {
+        subtitle += tr(" · δ = 0 · %1").arg(mEpsilonMode->currentIndex() == 1 ? tr("max and each agent") : tr("max over agents"));
+        const QString note = vacuousEpsilonNote(worst);
+        if (!note.isEmpty())
+            subtitle += QLatin1Char('\n') + note;
+    }
     plot(PlotPanel::Epsilon)->setSubtitle(subtitle);
+    plot(PlotPanel::Epsilon)->setToolTip(epsilonExplanation(worst, distinct.join(QStringLiteral("; "))));
     for (int p = 0; p < PlotPanel::PlotCount; ++p)
         setRunSuffixes(p, p == PlotPanel::Epsilon && !distinct.isEmpty() ? tags : statuses);
 }
@@ -239,23 +259,55 @@ void PlotPanel::exportPlots()
 {
     QString path;
     int dpi = 0;
-    if (!askPlotExportPath(this, tr("Export all plots"), QStringLiteral("dplab-plots.png"), &path, &dpi))
+    if (!askPlotExportPath(this, tr("Export all plots — one file per plot, named <name>-<metric>"),
+                           QStringLiteral("dplab.png"), &path, &dpi))
+        return;
+    const QStringList files = exportFileNames(path);
+    QStringList existing;
+    for (const QString &f : files)
+        if (QFileInfo::exists(f))
+            existing << QFileInfo(f).fileName();
+    if (!existing.isEmpty()
+        && QMessageBox::question(this, tr("Export plots"),
+                                 tr("Replace %n existing file(s)?\n%1", nullptr, int(existing.size()))
+                                     .arg(existing.join(QLatin1Char('\n'))))
+               != QMessageBox::Yes)
         return;
     QString error;
-    if (!exportPlotsTo(path, dpi, &error))
+    QStringList written;
+    if (!exportPlotsTo(path, dpi, &error, &written)) {
         QMessageBox::warning(this, tr("Export plots"), error);
+        return;
+    }
+    QStringList names;
+    for (const QString &f : std::as_const(written))
+        names << QFileInfo(f).fileName();
+    QMessageBox::information(this, tr("Export plots"),
+                             tr("Wrote %n file(s) into %1:\n%2", nullptr, int(written.size()))
+                                 .arg(QDir::toNativeSeparators(QFileInfo(path).absolutePath()), names.join(QLatin1Char('\n'))));
 }
 
-bool PlotPanel::exportPlotsTo(const QString &path, int dpi, QString *error)
+QStringList PlotPanel::exportFileNames(const QString &path) const
 {
     const QFileInfo info(path);
-    const QString suffix = info.suffix();
+    QStringList files;
+    for (MetricPlot *plot : std::as_const(mPlots))
+        files << info.dir().filePath(QStringLiteral("%1-%2.%3").arg(info.completeBaseName(), plot->metric(), info.suffix()));
+    return files;
+}
+
+bool PlotPanel::exportPlotsTo(const QString &path, int dpi, QString *error, QStringList *written)
+{
+    const QStringList files = exportFileNames(path);
     QStringList failed;
-    for (MetricPlot *plot : std::as_const(mPlots)) {
-        const QString file = info.dir().filePath(QStringLiteral("%1-%2.%3").arg(info.completeBaseName(), plot->metric(), suffix));
+    for (int p = 0; p < mPlots.size(); ++p) {
+        MetricPlot *plot = mPlots[p];
+        const QString &file = files[p];
         QString message;
         if (!exportPlot(plot, file, plot->size(), dpi, &message))
             failed << message;
+        else if (written)
+            *written << file;
     }
     if (!failed.isEmpty() && error)
         *error = tr("Could not write:\n%1").arg(failed.join(QLatin1Char('\n')));

@@ -47,13 +47,16 @@ public:
 
 public slots:
     void resetViews();
-    /** Asks for a file name, format and DPI, then saves every plot into one file per plot. */
+    /** Says that every plot becomes its own file, asks for the base name, format and DPI, saves
+     *  them and lists the files written. */
     void exportPlots();
 
 public:
     /** Saves every plot as `<base>-<metric>.<suffix>` next to `path` (PNG, SVG or PDF by the
      *  suffix of `path`, PNG at `dpi`), each at its on-screen size. */
-    bool exportPlotsTo(const QString &path, int dpi, QString *error);
+    bool exportPlotsTo(const QString &path, int dpi, QString *error, QStringList *written = nullptr);
+    /** The files exportPlotsTo(path, …) writes, one per plot. */
+    QStringList exportFileNames(const QString &path) const;
 
 private:
     void updateMetricChoices();

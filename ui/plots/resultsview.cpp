@@ -64,6 +64,10 @@ void ResultsView::clearResults()
 {
     mComparison->clearResult();
     mSweep->clearResult();
+    for (int p = 0; p < PlotPanel::PlotCount; ++p)
+        mPlots->setRunSuffixes(p, {});
+    mPlots->plot(PlotPanel::Epsilon)->setSubtitle(QString());
+    mPlots->resetViews();
 }
 
 } // namespace dplab

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "sweepview.h"
+#include "presentationscale.h"
 
 #include "experimentdocument.h"
 #include "exporter.h"
 #include "finalvaluestable.h"
 #include "metricnames.h"
+#include "parametertitle.h"
 #include "plotstyle.h"
 #include "textconvert.h"
 
@@ -40,6 +42,7 @@ SweepView::SweepView(QWidget *parent)
     layout->addLayout(bar);
     layout->addWidget(mPlot, 1);
     mPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    PresentationScale::follow(mPlot);
     mPlot->legend->setVisible(true);
     QFont legendFont = font();
     legendFont.setPointSizeF(8);
@@ -158,7 +161,7 @@ void SweepView::rebuild()
                                                                            : sweep.values[p].dump()));
         mPlot->xAxis->setTicker(ticker);
     }
-    mPlot->xAxis->setLabel(toQString(sweep.parameter));
+    mPlot->xAxis->setLabel(sweepParameterTitle(toQString(sweep.parameter)));
     mPlot->yAxis->setLabel(tr("final %1").arg(metricTitle(name).toLower()));
     const int runs = mResult->points.empty() ? 0 : int(mResult->points.front().runs.size());
     mSeries.resize(runs);

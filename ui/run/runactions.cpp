@@ -10,12 +10,28 @@
 
 #include "dplab/engine/runner.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include <QAction>
 #include <QEventLoop>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStyle>
 #include <QWidget>
 
 namespace dplab {
+
+namespace {
+
+QString formatBytes(double bytes)
+{
+    if (bytes >= 1024.0 * 1024 * 1024)
+        return QStringLiteral("%1 GB").arg(bytes / (1024.0 * 1024 * 1024), 0, 'f', 1);
+    return QStringLiteral("%1 MB").arg(bytes / (1024.0 * 1024), 0, 'f', 0);
+}
+
+} // namespace
 
 RunActions::RunActions(ExperimentDocument *document, RunController *controller, LiveResults *results,
                        ResultsView *views, QWidget *window)
@@ -65,6 +81,34 @@ bool RunActions::start(bool paused)
         emit message(tr("Cannot run: %1").arg(mLastRunError), 15000);
         showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
         return false;
+    }
+    const double bytes = estimatedRecordingBytes(experiment.value());
+    if (bytes > kRecordingWarnBytes) {
+        // Propose the smallest recording interval that fits the limit (at least 100 points).
+        const double scale = bytes / (kRecordingWarnBytes / 2);
+        const long long every = std::max<long long>(
+            1, std::min<long long>(experiment->recordEvery * static_cast<long long>(std::ceil(scale)),
+                                   std::max<long long>(1, experiment->iterations / 100)));
+        QMessageBox box(QMessageBox::Warning, tr("Large run"),
+                        tr("This run records about %1 (%2 iterations recorded every %3, for every run, "
+                           "repetition and agent). Record every %4 iterations instead?")
+                            .arg(formatBytes(bytes))
+                            .arg(experiment->iterations)
+                            .arg(experiment->recordEvery)
+                            .arg(every),
+                        QMessageBox::Apply | QMessageBox::Ignore | QMessageBox::Cancel, mWindow);
+        box.button(QMessageBox::Apply)->setText(tr("Record every %1").arg(every));
+        box.button(QMessageBox::Ignore)->setText(tr("Run anyway"));
+        box.setDefaultButton(QMessageBox::Apply);
+        const int answer = box.exec();
+        if (answer == QMessageBox::Cancel) {
+            mLastRunError = tr("Cancelled: the run would record %1").arg(formatBytes(bytes));
+            return false;
+        }
+        if (answer == QMessageBox::Apply) {
+            mDocument->setValue("/record_every", Json(every), tr("Record less often"));
+            return start(paused);
+        }
     }
     auto shared = std::make_shared<const Experiment>(std::move(experiment.value()));
     mResults->reset(*shared);
@@ -119,9 +163,21 @@ void RunActions::resetRun()
         if (mController->isActive())
             loop.exec(QEventLoop::ExcludeUserInputEvents);
     }
+    mController->forgetLastRun();
     mResults->clear();
     mViews->clearResults();
     emit runStatusesChanged({});
+}
+
+double RunActions::estimatedRecordingBytes(const Experiment &e)
+{
+    const double points = e.sweep ? double(e.sweep->values.size()) : 1.0;
+    const double recorded = std::floor(double(e.iterations) / double(std::max<long long>(1, e.recordEvery))) + 1.0;
+    const double agents = double(e.graph.nodeCount());
+    // ~12 metrics and every agent's ε per recorded point, 8 bytes each, kept twice (result and
+    // live plots).
+    const double perPoint = (12.0 + agents) * 8.0 * 2.0;
+    return points * double(e.runs.size()) * double(e.repetitions) * recorded * perPoint;
 }
 
 bool RunActions::hasFinishedRun() const

@@ -22,6 +22,7 @@ class ExperimentDocument;
 class LiveResults;
 class ResultsView;
 class RunController;
+struct Experiment;
 struct ExperimentResult;
 
 class RunActions : public QObject
@@ -42,6 +43,12 @@ public:
     /** Validates the document and starts a run (paused: waits for Step). False with
      *  lastRunError() when the experiment does not validate. */
     bool start(bool paused);
+    /** The memory a run of `experiment` needs for what it records, in bytes: every recorded
+     *  point of every run, repetition and sweep point holds its metrics and each agent's ε, once
+     *  in the result and once in the live plots. */
+    static double estimatedRecordingBytes(const Experiment &experiment);
+    /** Above this estimate a run asks first (and proposes a recording interval that fits). */
+    static constexpr double kRecordingWarnBytes = 512.0 * 1024 * 1024;
     /** Whether a run has finished (and none is active). */
     bool hasFinishedRun() const;
     /** The last message shown for a failed start or run (tests). */

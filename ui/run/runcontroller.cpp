@@ -50,6 +50,17 @@ qint64 RunController::iterationsTotal() const
     return mFeed->total();
 }
 
+void RunController::forgetLastRun()
+{
+    if (isActive())
+        return;
+    mFeed->clear();
+    mResult.reset();
+    mExperiment.reset();
+    mElapsed = 0;
+    mLastDone = -1;
+}
+
 bool RunController::start(std::shared_ptr<const Experiment> experiment, bool paused)
 {
     if (isActive() || !experiment)

@@ -65,6 +65,9 @@ public slots:
     void step();
     /** Requests cancellation; finished() follows with the partial result. */
     void stop();
+    /** When idle: forgets the last run (result, experiment, progress, elapsed time), so nothing
+     *  shows or exports a run of a document that is no longer open. */
+    void forgetLastRun();
 
 signals:
     /** Internal: hands the run to the worker thread. */

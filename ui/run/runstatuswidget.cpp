@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runstatuswidget.h"
 
+#include "epsilontext.h"
 #include "liveresults.h"
 #include "runcontroller.h"
 #include "textconvert.h"
@@ -48,7 +49,6 @@ RunStatusWidget::RunStatusWidget(RunController *controller, LiveResults *results
     mProgress->setValue(0);
     mIteration->setToolTip(tr("Largest iteration recorded so far"));
     mSpeedLabel->setToolTip(tr("Iterations per second over all runs and repetitions"));
-    mEpsilon->setToolTip(tr("Current cumulative ε, the largest over runs and agents"));
     for (QLabel *l : {mIteration, mSpeedLabel, mElapsed, mEpsilon, mState})
         l->setMinimumWidth(90);
     layout->addWidget(mIteration);
@@ -111,9 +111,11 @@ void RunStatusWidget::refresh()
         tr("%1 it/s").arg(mSpeed >= 100 ? QString::number(qint64(mSpeed)) : QString::number(mSpeed, 'g', 3)));
     mElapsed->setText(formatElapsed(elapsed));
     const double epsilon = mResults->latestMax(QLatin1String(metric::Epsilon));
-    mEpsilon->setText(std::isnan(epsilon)   ? tr("ε —")
-                      : std::isinf(epsilon) ? tr("ε ∞")
-                                            : tr("ε %1").arg(formatNumber(epsilon, 4)));
+    mEpsilon->setText(epsilonStatusText(epsilon));
+    mEpsilon->setToolTip(epsilonExplanation(epsilon));
+    const QString style = isVacuousEpsilon(epsilon) ? QStringLiteral("color: #9a6700; font-weight: bold;") : QString();
+    if (mEpsilon->styleSheet() != style)
+        mEpsilon->setStyleSheet(style);
     mProgress->setValue(total > 0 ? int(1000.0 * double(done) / double(total)) : 0);
     QString state;
     switch (mController->state()) {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Takes the window screenshots of the README (docs/screenshots/) under a virtual X display:
+#   scripts/screenshots.sh [--build DIR] [--out DIR] [--size WxH] [NAME...]
+# NAMEs: main comparison sweep presentation help (default: all), each at 1600×1000 and 1280×720
+# (or only at --size). Needs xvfb-run, xauth and ImageMagick's `import` (installed with apt-get
+# when missing). Settings go to a temporary folder, so your own layout is neither used nor changed.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$root/build
+out=$root/docs/screenshots
+sizes=(1600x1000 1280x720)
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --build) build=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --size) sizes=("$2"); shift 2 ;;
+        *) break ;;
+    esac
+done
+names=("$@")
+[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help)
+
+need=()
+command -v xvfb-run >/dev/null || need+=(xvfb)
+command -v xauth >/dev/null || need+=(xauth)
+command -v import >/dev/null || need+=(imagemagick)
+if [ ${#need[@]} -gt 0 ]; then
+    sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
+    $sudo_ apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 \
+        || { $sudo_ apt-get update -qq >/dev/null && $sudo_ apt-get install -y -qq "${need[@]}" >/dev/null; }
+fi
+mkdir -p "$out"
+presets=$root/resources/presets
+dplab=$build/app/dplab
+[ -x "$dplab" ] || { echo "no $dplab: build first (./run.sh or cmake --build build)" >&2; exit 2; }
+
+# shot NAME SIZE DELAY ARGS...: runs dplab ARGS in a fresh X display, waits DELAY s, saves the screen.
+shot() {
+    local name=$1 size=$2 delay=$3; shift 3
+    local home; home=$(mktemp -d)
+    local file=$out/$name-${size}.png
+    XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data xvfb-run -a -s "-screen 0 ${size}x24" \
+        bash -c '"$@" & pid=$!; sleep '"$delay"'; import -window root '"'$file'"'; kill $pid; wait $pid 2>/dev/null; true' \
+        _ "$dplab" "$@"
+    rm -rf "$home"
+    echo "$file"
+}
+
+for size in "${sizes[@]}"; do
+    for name in "${names[@]}"; do
+        case "$name" in
+            main) shot main-window "$size" 15 --run "$presets/teaching-push-pull-quadratic.json" ;;
+            comparison) shot comparison-view "$size" 25 --run --view comparison "$presets/paper001-fig2-nonconvex-logistic.json" ;;
+            sweep) shot sweep-view "$size" 40 --run --view sweep "$presets/paper003-fig3-rho-wo-sweep.json" ;;
+            presentation) shot presentation-size "$size" 15 --run --presentation 1.5 "$presets/paper002-teaching-gossip.json" ;;
+            help) shot help-panel "$size" 12 --dialog help "$presets/paper002-teaching-gossip.json" ;;
+            *) echo "unknown screenshot: $name" >&2; exit 2 ;;
+        esac
+    done
+done
