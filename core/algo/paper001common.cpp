@@ -99,24 +99,32 @@ std::vector<ParamSpec> privacyParams(Paper001Method method)
                         "L_f of Assumption 1, used by Propositions 1/2 (η < 1/(2L_f) and the q threshold). "
                         "0 = the problem's \"smoothness\" fact, if any; else no infinite-horizon ε.",
                         false, true);
-    return {sx, s2, q, bound, m, delta, lf};
+    auto target = realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
+                            "Privacy budget ε to reach at the run's horizon. When > 0, each agent's s_x and "
+                            + std::string(pgtc ? "s_y" : "s_v")
+                            + " only give the shape and are multiplied by the one factor that makes that "
+                              "agent's ε (the selected bound; Theorem "
+                            + std::string(pgtc ? "3 with K = iterations − 1" : "6 with K = iterations − 1")
+                            + ", or the horizon-free Proposition) equal this target (ε ∝ 1/s). 0 = use the "
+                              "scales as given.",
+                            false, true);
+    return {sx, s2, q, bound, m, delta, lf, target};
 }
 
-std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper001Method method, double stepsize,
-                                                   double omega, std::vector<std::string> &warnings)
+namespace {
+
+Paper001Bound boundOf(const RunContext &ctx)
+{
+    return paramText(ctx.privacy, "bound") == "proposition" ? Paper001Bound::InfiniteHorizon
+                                                           : Paper001Bound::FiniteHorizon;
+}
+
+/** Every agent's accountant inputs with the given noise scales. */
+std::vector<Paper001PrivacyInputs> agentInputs(const RunContext &ctx, Paper001Method method, double stepsize,
+                                               double omega, const Eigen::VectorXd &sx, const Eigen::VectorXd &s2)
 {
     const int n = static_cast<int>(ctx.x0.rows());
-    const char *secondKey = method == Paper001Method::Pgtc ? "s_y" : "s_v";
-    const Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
-    const Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, secondKey, n);
     const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
-    if (sx.minCoeff() <= 0 || s2.minCoeff() <= 0) {
-        warnings.push_back(std::string("no differential privacy: s_x or ") + secondKey
-                           + " is 0 for some agent (the paper needs both positive); ε is not reported");
-        return nullptr;
-    }
-    const Paper001Bound bound =
-        paramText(ctx.privacy, "bound") == "proposition" ? Paper001Bound::InfiniteHorizon : Paper001Bound::FiniteHorizon;
     // M and L_f: the privacy object's values, else the facts the problem states (describe()).
     const Json facts = ctx.problem->describe();
     auto fromProblem = [&](const char *privacyKey, const char *factKey) {
@@ -142,6 +150,62 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
         in.s2 = s2[i];
         in.q = q[i];
     }
+    return agents;
+}
+
+} // namespace
+
+Status calibrate(const RunContext &ctx, Paper001Method method, double stepsize, double omega, Eigen::VectorXd &sx,
+                 Eigen::VectorXd &s2)
+{
+    const double target = paramReal(ctx.privacy, "epsilon");
+    if (!(target > 0))
+        return {};
+    const char *secondKey = method == Paper001Method::Pgtc ? "privacy.s_y" : "privacy.s_v";
+    if (!(sx.minCoeff() > 0) || !(s2.minCoeff() > 0))
+        return Error::invalid(sx.minCoeff() > 0 ? secondKey : "privacy.s_x",
+                              "must be > 0 for every agent: it gives the shape that the target ε rescales");
+    const Paper001Bound bound = boundOf(ctx);
+    if (bound == Paper001Bound::FiniteHorizon && ctx.horizon < 1)
+        return Error::invalid("privacy.epsilon", "needs a run horizon (iterations ≥ 1)");
+    const auto agents = agentInputs(ctx, method, stepsize, omega, sx, s2);
+    for (std::size_t i = 0; i < agents.size(); ++i) {
+        const Paper001PrivacyInputs &in = agents[i];
+        double at = 0.0;
+        if (bound == Paper001Bound::FiniteHorizon) {
+            if (!(in.gradientBound > 0))
+                return Error::invalid("privacy.gradient_bound",
+                                      "must be > 0 (or stated by the problem) to calibrate the noise to a target ε");
+            at = paper001TheoremEpsilon(in, ctx.horizon - 1); // the rounds 0..T−1 (header)
+        } else {
+            const auto e = paper001PropositionEpsilon(in);
+            if (!e)
+                return Error::invalid("privacy.epsilon", "cannot calibrate: " + paper001PropositionViolation(in));
+            at = *e;
+        }
+        if (!std::isfinite(at))
+            return Error::invalid("privacy.epsilon", "cannot calibrate: the bound at the horizon exceeds the "
+                                                     "double range (it grows like q^{-K})");
+        const double c = at / target; // ε ∝ 1/s when s_x and the second scale move together
+        sx[static_cast<Eigen::Index>(i)] *= c;
+        s2[static_cast<Eigen::Index>(i)] *= c;
+    }
+    return {};
+}
+
+std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper001Method method, double stepsize,
+                                                   double omega, const Eigen::VectorXd &sx,
+                                                   const Eigen::VectorXd &s2, std::vector<std::string> &warnings)
+{
+    const int n = static_cast<int>(ctx.x0.rows());
+    const char *secondKey = method == Paper001Method::Pgtc ? "s_y" : "s_v";
+    if (sx.minCoeff() <= 0 || s2.minCoeff() <= 0) {
+        warnings.push_back(std::string("no differential privacy: s_x or ") + secondKey
+                           + " is 0 for some agent (the paper needs both positive); ε is not reported");
+        return nullptr;
+    }
+    const Paper001Bound bound = boundOf(ctx);
+    auto agents = agentInputs(ctx, method, stepsize, omega, sx, s2);
     if (bound == Paper001Bound::FiniteHorizon) {
         if (!(agents.front().gradientBound > 0)) {
             warnings.push_back("privacy.gradient_bound (M of Assumption 7) is not set and the problem states "

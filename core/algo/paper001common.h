@@ -44,13 +44,20 @@ private:
 std::vector<Rng> compressorStreams(const NoiseSource &noise, int n);
 
 /** The privacy parameters: s_x, `secondKey` ("s_y" or "s_v"), q, bound, gradient_bound, delta,
- *  smoothness. */
+ *  smoothness, epsilon (target). */
 std::vector<ParamSpec> privacyParams(Paper001Method method);
 
-/** The accountant of a run, or null (with the reason appended to `warnings`) when the noise is
- *  off or the chosen bound is unavailable. */
+/** privacy.epsilon > 0: multiplies agent i's s_x and second scale (s_y / s_v) by the factor that
+ *  makes its ε_i under the selected bound equal the target at the run's horizon (K = T − 1, the
+ *  rounds actually sent). Fails naming the field when the bound is unavailable. */
+Status calibrate(const RunContext &ctx, Paper001Method method, double stepsize, double omega, Eigen::VectorXd &sx,
+                 Eigen::VectorXd &s2);
+
+/** The accountant of a run with the scales actually used, or null (with the reason appended to
+ *  `warnings`) when the noise is off or the chosen bound is unavailable. */
 std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper001Method method, double stepsize,
-                                                   double omega, std::vector<std::string> &warnings);
+                                                   double omega, const Eigen::VectorXd &sx,
+                                                   const Eigen::VectorXd &s2, std::vector<std::string> &warnings);
 
 /** Warns when α is outside (0, 1/r) of Assumption 5 for the run's compressor. */
 void checkAlpha(const RunContext &ctx, double alpha, const std::string &symbol, std::vector<std::string> &warnings);

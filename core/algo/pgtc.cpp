@@ -55,8 +55,12 @@ public:
         mOffRowSum = off.rowwise().sum();
 
         const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
-        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, paramPerAgent(ctx.privacy, "s_x", n), q, d);
-        mNoiseY = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, paramPerAgent(ctx.privacy, "s_y", n), q, d);
+        Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
+        Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, "s_y", n);
+        if (Status s = paper001::calibrate(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2); !s)
+            return s;
+        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, sx, q, d);
+        mNoiseY = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, s2, q, d);
         mCompressorRng = paper001::compressorStreams(ctx.noise, n);
         mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
         mChannelY = ReferenceChannel("y", n, d, ctx.compressor, alphaY, feedback);
@@ -75,7 +79,7 @@ public:
         paper001::checkAlpha(ctx, alphaX, "α_x", mWarnings);
         paper001::checkAlpha(ctx, alphaY, "α_y", mWarnings);
         paper001::checkDecay(q, mWarnings);
-        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Pgtc, mEta, 1.0, mWarnings);
+        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2, mWarnings);
 
         mIteration = 0;
         mBits = 0;

@@ -52,8 +52,12 @@ public:
         mOffRowSum = off.rowwise().sum();
 
         const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
-        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, paramPerAgent(ctx.privacy, "s_x", n), q, d);
-        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, paramPerAgent(ctx.privacy, "s_v", n), q, d);
+        Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
+        Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, "s_v", n);
+        if (Status s = paper001::calibrate(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2); !s)
+            return s;
+        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, sx, q, d);
+        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, s2, q, d);
         mCompressorRng = paper001::compressorStreams(ctx.noise, n);
         mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
 
@@ -67,7 +71,7 @@ public:
         paper001::checkDecay(q, mWarnings);
         if (mOmega <= 1.0)
             mWarnings.push_back("ω ≤ 1: Theorems 4/5 need ω > ζ̃_2 > 1 (Remark 6)");
-        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Ppdc, mEta, mOmega, mWarnings);
+        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2, mWarnings);
 
         mIteration = 0;
         mBits = 0;

@@ -19,6 +19,8 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describePgtc(),
         describePpdc(),
         describeLdpGradientTracking(),
+        describeChenWang48(),
+        describeWangNedic47Static(),
         describeGossip(),
         describePdFtgl(),
         describePdOcg(),

@@ -159,7 +159,9 @@ std::string privacyStatement(const std::string &label, const PrivacyFacts &facts
         s << "After " << facts.iterations << " iterations the cumulative ε of agent " << worst
           << " is unbounded: this run gives no differential-privacy guarantee for it.";
     } else {
-        s << "After " << facts.iterations << " iterations every agent's local data is protected with cumulative ε ≤ "
+        s << "After " << facts.iterations << " iterations (ε counts every message sent in iterations 0.."
+          << facts.iterations - 1 << ", DPLab's convention for every accountant) every agent's local data is "
+             "protected with cumulative ε ≤ "
           << formatSignificant(eps[worst], 4) << " (the largest, agent " << worst << "; the smallest is "
           << formatSignificant(eps[best], 4) << ", agent " << best << ")";
         if (facts.repetitions > 1)

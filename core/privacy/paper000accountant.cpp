@@ -30,12 +30,16 @@ Paper000Accountant::Paper000Accountant(Paper000PrivacySetup setup, Paper000Bound
     mDeltaTheta = Eigen::VectorXd::Zero(m);
     mEpsFinite = Eigen::VectorXd::Zero(m);
     mEpsIterated = Eigen::VectorXd::Zero(m);
+    mLiteralFinite = Eigen::VectorXd::Zero(m);
+    mLiteralIterated = Eigen::VectorXd::Zero(m);
 }
 
 std::vector<AlternativeBound> Paper000Accountant::alternatives() const
 {
     const Paper000Bound other = mBound == Paper000Bound::FiniteT ? Paper000Bound::Iterated : Paper000Bound::FiniteT;
-    return {AlternativeBound{boundName(other), epsilonOf(other)}};
+    return {AlternativeBound{boundName(other), epsilonOf(other)},
+            AlternativeBound{boundName(mBound) + ", as printed (ε_i(T) at T = iterations: includes the next round's messages)",
+                             literalOf(mBound)}};
 }
 
 std::string Paper000Accountant::boundName(Paper000Bound bound)
@@ -92,7 +96,12 @@ void Paper000Accountant::advance(const Eigen::Ref<const Eigen::VectorXd> &kappa)
     const double coupling = lipschitz ? std::sqrt(static_cast<double>(mSetup.dimension))
                                             * mSetup.lipschitz * (static_cast<double>(t) / tp1) * lambda
                                       : 0.0;
-    // The scales of the messages at T = t + 1.
+    // The time convention (DESIGN §10): ε after t iterations covers the messages of iterations
+    // 0..t−1. This call accounts iteration t's messages s_t + ζ_t, θ_t + ϑ_t, whose
+    // sensitivities Δ_t are the current ones (Δ_0 = 0: s_0, θ_0 carry no data) and whose scales
+    // are ν (t+1)^(−ς). The paper's ε_i(T) with T = t + 1 adds the NEXT messages (Δ_{t+1} at
+    // scale ν (t+2)^(−ς)); that literal reading is kept as an alternative curve.
+    const double T0 = static_cast<double>(t + 1);
     const double T1 = static_cast<double>(t + 2);
     auto term = [](double delta, double nu) {
         if (delta == 0.0)
@@ -100,6 +109,10 @@ void Paper000Accountant::advance(const Eigen::Ref<const Eigen::VectorXd> &kappa)
         return nu > 0 ? delta / nu : std::numeric_limits<double>::infinity();
     };
     for (int i = 0; i < m; ++i) {
+        const double nuS0 = mSetup.nuS[i] * std::pow(T0, -mSetup.decayS[i]);
+        const double nuTheta0 = mSetup.nuTheta[i] * std::pow(T0, -mSetup.decayTheta[i]);
+        mEpsFinite[i] += term(mRhoS[i], nuS0) + term(mRhoTheta[i], nuTheta0);
+        mEpsIterated[i] += term(mDeltaS[i], nuS0) + term(mDeltaTheta[i], nuTheta0);
         // Option A: eqs. (16), (18) as recursions.
         const double rhoS = keepS * mRhoS[i] + 2.0 * cl * lambda;
         mRhoTheta[i] = keepTheta * mRhoTheta[i] + kappa[i] * (rhoS + mRhoS[i]);
@@ -113,8 +126,8 @@ void Paper000Accountant::advance(const Eigen::Ref<const Eigen::VectorXd> &kappa)
 
         const double nuS = mSetup.nuS[i] * std::pow(T1, -mSetup.decayS[i]);
         const double nuTheta = mSetup.nuTheta[i] * std::pow(T1, -mSetup.decayTheta[i]);
-        mEpsFinite[i] += term(mRhoS[i], nuS) + term(mRhoTheta[i], nuTheta);
-        mEpsIterated[i] += term(mDeltaS[i], nuS) + term(mDeltaTheta[i], nuTheta);
+        mLiteralFinite[i] = mEpsFinite[i] + term(mRhoS[i], nuS) + term(mRhoTheta[i], nuTheta);
+        mLiteralIterated[i] = mEpsIterated[i] + term(mDeltaS[i], nuS) + term(mDeltaTheta[i], nuTheta);
     }
     ++mSteps;
 }

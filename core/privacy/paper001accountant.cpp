@@ -114,7 +114,8 @@ std::optional<double> paper001CalibrateNoiseScale(const Paper001PrivacyInputs &i
 
 Paper001Accountant::Paper001Accountant(Paper001Bound bound, std::vector<Paper001PrivacyInputs> agents)
     : mBound(bound), mAgents(std::move(agents)), mPrefactor(static_cast<Eigen::Index>(mAgents.size())),
-      mEpsilon(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(mAgents.size())))
+      mEpsilon(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(mAgents.size()))),
+      mLiteral(Eigen::VectorXd::Zero(static_cast<Eigen::Index>(mAgents.size())))
 {
     for (std::size_t i = 0; i < mAgents.size(); ++i) {
         if (mBound == Paper001Bound::FiniteHorizon) {
@@ -141,21 +142,34 @@ std::vector<std::string> Paper001Accountant::assumptions() const
         return {"Assumption 7: every local gradient is bounded, ‖∇f_i(x)‖ ≤ M for all x",
                 "pure ε-DP against an observer of all messages, for the iterations run so far; "
                 "ε grows geometrically (ratio 1/q) with the horizon",
-                "the √η factor of (25)/(35) is used as printed"};
+                "the √η factor of (25)/(35) is used as printed",
+                "after t iterations the rounds 0..t−1 are counted: ε = (25)/(35) with K = t − 1 "
+                "(K = t, as printed, is drawn as an alternative)"};
     return {"Assumption 6: the adjacent versions of f_i differ by a linear term, with "
             "‖∇f^(1)_i − ∇f^(2)_i‖_1 ≤ δ (δ read as in DiaDSP)",
             "Assumption 1: L_f-smooth local costs; η < 1/(2 L_f) and q above the threshold",
             "pure ε-DP for the whole infinite run"};
 }
 
+std::vector<AlternativeBound> Paper001Accountant::alternatives() const
+{
+    if (mBound != Paper001Bound::FiniteHorizon)
+        return {}; // (24)/(34) do not depend on the horizon: the two readings agree
+    return {AlternativeBound{name() + " as printed, K = iterations (one more term)", mLiteral}};
+}
+
 void Paper001Accountant::advance()
 {
     const long long k = mIterations; // releases of iteration k are charged now
     for (Eigen::Index i = 0; i < mEpsilon.size(); ++i) {
-        if (mBound == Paper001Bound::FiniteHorizon)
-            mEpsilon[i] = mPrefactor[i] * paper001GeometricSum(mAgents[static_cast<std::size_t>(i)].q, k);
-        else
+        if (mBound == Paper001Bound::FiniteHorizon) {
+            const double q = mAgents[static_cast<std::size_t>(i)].q;
+            mEpsilon[i] = mPrefactor[i] * paper001GeometricSum(q, k);
+            mLiteral[i] = mPrefactor[i] * paper001GeometricSum(q, k + 1);
+        } else {
             mEpsilon[i] = mPrefactor[i];
+            mLiteral[i] = mPrefactor[i];
+        }
     }
     ++mIterations;
 }

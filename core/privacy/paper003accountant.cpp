@@ -191,7 +191,7 @@ Paper003Accountant::Paper003Accountant(const Eigen::Ref<const Eigen::VectorXd> &
                                        Paper003PrivacySetup setup, std::vector<std::string> notes)
     : mWeights(selfWeights), mSetup(std::move(setup)), mNotes(std::move(notes)),
       mEpsilon(Eigen::VectorXd::Zero(selfWeights.size())),
-      mLast(Eigen::VectorXd::Zero(selfWeights.size())),
+      mLast(Eigen::VectorXd::Zero(selfWeights.size())), mLiteral(Eigen::VectorXd::Zero(selfWeights.size())),
       mS(Eigen::VectorXd::Zero(selfWeights.size())), mY(Eigen::VectorXd::Zero(selfWeights.size()))
 {
     std::size_t longest = 1;
@@ -203,24 +203,25 @@ Paper003Accountant::Paper003Accountant(const Eigen::Ref<const Eigen::VectorXd> &
     mGamma.assign(longest, 0.0);
 }
 
+double Paper003Accountant::roundCost(Eigen::Index i, long long k) const
+{
+    if (k < 1)
+        return 0.0;
+    // X_k = Y_k + 2 Σ_{negative c} |c_{k,t}| γ_t.
+    const auto &neg = mNegative[static_cast<std::size_t>(i)];
+    double negative = 0.0;
+    const auto ring = static_cast<long long>(mGamma.size());
+    for (long long j = 1; j <= static_cast<long long>(neg.size()) && j <= k; ++j)
+        negative += neg[static_cast<std::size_t>(j - 1)] * mGamma[static_cast<std::size_t>((k - j) % ring)];
+    return dplab::roundCost(mSetup, mS[i], mY[i] + 2.0 * negative, mSetup.beta.at(k));
+}
+
 void Paper003Accountant::advance()
 {
     const long long k = mRounds;
-    const double beta = mSetup.beta.at(k);
     for (Eigen::Index i = 0; i < mWeights.size(); ++i) {
-        double c = 0.0;
-        if (k >= 1) {
-            // X_k = Y_k + 2 Σ_{negative c} |c_{k,t}| γ_t.
-            const auto &neg = mNegative[static_cast<std::size_t>(i)];
-            double negative = 0.0;
-            const auto ring = static_cast<long long>(mGamma.size());
-            for (long long j = 1; j <= static_cast<long long>(neg.size()) && j <= k; ++j)
-                negative += neg[static_cast<std::size_t>(j - 1)]
-                            * mGamma[static_cast<std::size_t>((k - j) % ring)];
-            c = roundCost(mSetup, mS[i], mY[i] + 2.0 * negative, beta);
-        }
-        mLast[i] = c;
-        mEpsilon[i] += c;
+        mLast[i] = roundCost(i, k);
+        mEpsilon[i] += mLast[i];
     }
     const double g = mSetup.gamma.at(k);
     mGamma[static_cast<std::size_t>(k) % mGamma.size()] = g;
@@ -231,6 +232,14 @@ void Paper003Accountant::advance()
         mY[i] = w * mY[i] + (1.0 - w) * sOld - g;
     }
     ++mRounds;
+    // (18) read with K = iterations run: one more round (k + 1) than the rounds broadcast.
+    for (Eigen::Index i = 0; i < mWeights.size(); ++i)
+        mLiteral[i] = mEpsilon[i] + roundCost(i, mRounds);
+}
+
+std::vector<AlternativeBound> Paper003Accountant::alternatives() const
+{
+    return {AlternativeBound{"paper 003 Theorem 2, eq. (18) as printed, K = iterations (one more round)", mLiteral}};
 }
 
 std::vector<std::string> Paper003Accountant::assumptions() const

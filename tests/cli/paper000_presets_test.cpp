@@ -23,7 +23,11 @@ bool fashionMnistInstalled(const Json &preset)
     return true;
 }
 
-TEST(Paper000Presets, Fig3FashionMnistValidatesAndRunsAtReducedSize)
+// PINS A DISAGREEMENT WITH PAPER 000 (Table I / Fig. 3): at the paper's noise scale ν = 0.01 on
+// this 7850-parameter linear model, noisy Push-Pull learns (> 0.3 after 30 iterations), while the
+// paper reports chance accuracy for it. docs/paper000-results.md §5 and §10 record why (the noise
+// is negligible for this model) and the ν-scaled variant preset that shows the paper's ordering.
+TEST(Paper000Presets, Fig3FashionMnistRunsAtReducedSizeAndNoisyPushPullLearnsUnlikeThePaper)
 {
     const Json doc = Json::parse(readText(preset("paper000-fig3-fashion-mnist.json")));
     if (!fashionMnistInstalled(doc))
@@ -53,7 +57,8 @@ TEST(Paper000Presets, Fig3FashionMnistValidatesAndRunsAtReducedSize)
         EXPECT_EQ(run["status"], "ok");
         for (const char *metric : {"train_accuracy", "test_accuracy"}) {
             const double a = run["final"][metric]["mean"].get<double>();
-            // 30 iterations of 40 images already lift ten-class accuracy well above chance (0.1).
+            // 30 iterations of 40 images already lift ten-class accuracy well above chance (0.1) —
+            // for noisy Push-Pull too, CONTRARY TO THE PAPER (it reports ≈ 10 %; see above).
             EXPECT_GT(a, 0.3) << run["label"] << " " << metric;
             EXPECT_LE(a, 1.0);
         }

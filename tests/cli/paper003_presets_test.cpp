@@ -51,23 +51,30 @@ const Json &runsOf(const Json &summary)
     return summary.contains("points") ? summary["points"][0]["runs"] : summary["runs"];
 }
 
-TEST(Paper003Presets, Fig1EqualBudgetAgainstDpop)
+// PINS A DISAGREEMENT WITH PAPER 003 (Fig. 1, claim 6): at equal ε the default DPOP ends more
+// accurate than Algorithm 1, even with the reading most favourable to Algorithm 1 that DPLab's
+// grid found (x_i(0) = a_i, b_η : b_ξ = 17 : 1; docs/paper003-results.md). Algorithm 1 only beats
+// DPOP run with slower schedules, and by ≈ 10 %, not the paper's clear margin.
+TEST(Paper003Presets, Fig1AtEqualBudgetDefaultDpopBeatsAlgorithmOneUnlikeThePaper)
 {
     TempDir dir;
     const Json s = runReduced(dir, "paper003-fig1-dpop.json", 40);
     const Json &gt = runNamed(runsOf(s), "Algorithm 1 (robust-dp-gt)");
     const Json &dpop = runNamed(runsOf(s), "DPOP");
-    EXPECT_EQ(gt["status"], "ok");
-    EXPECT_EQ(dpop["status"], "ok");
-    // The premise: both noises calibrated to the same ε at K = 500.
-    EXPECT_NEAR(finalMean(gt, "epsilon"), 1e4, 1e-6);
-    EXPECT_NEAR(finalMean(dpop, "epsilon"), 1e4, 1e-6);
-    // Both make progress from x = 0 (initial distance ≈ 0.7)...
-    EXPECT_LT(finalMean(gt, "distance_to_optimum"), 0.4);
-    // ...but, contrary to the paper's Fig. 1, DPOP ends far more accurate in this setting: the
-    // Fig. 1 schedule γ_k = 2/(1+k)^1.1 is summable (see the preset's description). This pins
-    // DPLab's finding; if it flips, revisit the report.
-    EXPECT_LT(finalMean(dpop, "distance_to_optimum"), 0.2 * finalMean(gt, "distance_to_optimum"));
+    const Json &slow = runNamed(runsOf(s), "DPOP (slower schedules)");
+    for (const Json *run : {&gt, &dpop, &slow}) {
+        EXPECT_EQ((*run)["status"], "ok");
+        // The premise: every noise calibrated to the same ε at K = 500.
+        EXPECT_NEAR(finalMean(*run, "epsilon"), 1e4, 1e-6);
+    }
+    // From x(0) = a_i the average starts at x* = mean(a_i): Algorithm 1 ends near it (≈ 0.02 at
+    // 500 repetitions) ...
+    EXPECT_LT(finalMean(gt, "distance_to_optimum"), 0.05);
+    // ... yet the default DPOP ends closer (≈ 0.014), contrary to the paper's Fig. 1.
+    EXPECT_LT(finalMean(dpop, "distance_to_optimum"), 0.9 * finalMean(gt, "distance_to_optimum"));
+    // The slow DPOP is within a factor 2 of Algorithm 1 either way (measured 0.023 vs 0.021).
+    EXPECT_LT(finalMean(slow, "distance_to_optimum"), 2.0 * finalMean(gt, "distance_to_optimum"));
+    EXPECT_LT(finalMean(gt, "distance_to_optimum"), 2.0 * finalMean(slow, "distance_to_optimum"));
 }
 
 TEST(Paper003Presets, Fig2AlgorithmOneBeatsDiaDspAtEqualBudget)

@@ -493,8 +493,14 @@ TEST(Paper000Accountant, MatchesHandComputedValuesForThreeSteps)
     for (int T = 1; T <= 3; ++T) {
         acc.advance(zz.kappa());
         zz.advance();
-        EXPECT_TRUE(acc.epsilonFiniteT().isApprox(wantA[T - 1], 1e-14)) << "T = " << T << "\n" << acc.epsilonFiniteT();
-        EXPECT_TRUE(acc.epsilonIterated().isApprox(wantC[T - 1], 1e-14)) << "T = " << T << "\n" << acc.epsilonIterated();
+        // The paper's ε_i(T) (Lemma 10, sum over t = 1..T) is the literal reading; DPLab's
+        // convention reports ε after T iterations = the messages of iterations 0..T−1 = ε_i(T − 1).
+        EXPECT_TRUE(acc.literalOf(Paper000Bound::FiniteT).isApprox(wantA[T - 1], 1e-14)) << "T = " << T;
+        EXPECT_TRUE(acc.literalOf(Paper000Bound::Iterated).isApprox(wantC[T - 1], 1e-14)) << "T = " << T;
+        const Eigen::Vector3d convA = T >= 2 ? wantA[T - 2] : Eigen::Vector3d::Zero();
+        const Eigen::Vector3d convC = T >= 2 ? wantC[T - 2] : Eigen::Vector3d::Zero();
+        EXPECT_LT((acc.epsilonFiniteT() - convA).norm(), 1e-13 * (1 + convA.norm())) << "T = " << T;
+        EXPECT_LT((acc.epsilonIterated() - convC).norm(), 1e-13 * (1 + convC.norm())) << "T = " << T;
     }
     EXPECT_TRUE(acc.sensitivityS(Paper000Bound::Iterated).isApprox(Eigen::Vector3d::Constant(1.5), 1e-15));
     EXPECT_TRUE(acc.epsilon() == acc.epsilonIterated());
@@ -547,6 +553,36 @@ TEST(Paper000Accountant, IteratedBoundSaturatesFiniteTBoundGrows)
     }
     // The learner whose noise decays fastest (largest ς) pays the most.
     EXPECT_GT(acc.epsilonIterated()[4], acc.epsilonIterated()[0]);
+}
+
+// Claim 10 (Remark 11, negative controls): with a constant step size (v = 0), or with noise that
+// decays at least as fast as the step (ς ≥ v), the iterated bound no longer saturates: what a
+// doubling of the horizon adds to ε GROWS with the horizon (a divergent sum), while with the
+// preset-like schedule (ς < v) it shrinks (the sum converges; previous test).
+TEST(Paper000Accountant, ConstantStepOrFastNoiseDecayMakesEpsilonGrowRemark11)
+{
+    Fixture f;
+    const long long T = 100000;
+    Paper000PrivacySetup constantStep = presetLike(f);
+    constantStep.stepsize = Schedule::constant(0.05);
+    Paper000PrivacySetup fastNoise = presetLike(f);
+    fastNoise.decayS = Eigen::VectorXd::Constant(5, 1.2); // ς = 1.2 ≥ v = 0.61: terms ∝ t^{−(1+v−ς)}
+    fastNoise.decayTheta = fastNoise.decayS;
+    const Paper000PrivacySetup saturating = presetLike(f);
+    auto increments = [&](const Paper000PrivacySetup &setup) {
+        const Eigen::VectorXd a = paper000Account(setup, f.R, T).epsilonIterated();
+        const Eigen::VectorXd b = paper000Account(setup, f.R, 2 * T).epsilonIterated();
+        const Eigen::VectorXd c = paper000Account(setup, f.R, 4 * T).epsilonIterated();
+        return std::make_pair(Eigen::VectorXd(b - a), Eigen::VectorXd(c - b));
+    };
+    for (const Paper000PrivacySetup *setup : {&constantStep, &fastNoise}) {
+        const auto [first, second] = increments(*setup);
+        for (int i = 0; i < 5; ++i)
+            EXPECT_GT(second[i], first[i]) << "learner " << i;
+    }
+    const auto [first, second] = increments(saturating);
+    for (int i = 0; i < 5; ++i)
+        EXPECT_LT(second[i], first[i]) << "learner " << i;
 }
 
 TEST(Paper000Accountant, ScalingNoiseDividesEpsilonRemark13AndCalibrationHitsTarget)
@@ -990,13 +1026,16 @@ TEST(Paper000Fig2Preset, ReducedRunLdpGtEndsBelowNoisyPushPull)
     // The preset selects the iterated bound (option C); option A is kept alongside as the
     // accountant's alternative. A is never below C (C's sensitivities are the smaller of the two
     // recursions); with this preset's constants they part only after ~1e7 iterations.
-    ASSERT_EQ(ldp.alternativeBounds.size(), 1u);
+    // Alternatives: option A, and option C as printed (ε_i(T) at T = iterations, one round ahead
+    // of DPLab's convention).
+    ASSERT_EQ(ldp.alternativeBounds.size(), 2u);
     EXPECT_NE(ldp.alternativeBounds[0], ldp.accountant);
     const RepetitionResult &first = ldp.repetitions[0];
     ASSERT_EQ(first.epsilonAlternatives.size(), first.iterations.size());
     ASSERT_EQ(first.epsilonAgents.size(), first.iterations.size());
     const double iterated = *std::max_element(first.epsilonAgents.back().begin(), first.epsilonAgents.back().end());
     EXPECT_GE(first.epsilonAlternatives.back().at(0), iterated);
+    EXPECT_GT(first.epsilonAlternatives.back().at(1), iterated); // the printed index charges one more round
     EXPECT_TRUE(point.runs[1].alternativeBounds.empty());
     EXPECT_LT(meanAt(0, 2), meanAt(0, 1));  // LDP-GT keeps improving
     EXPECT_LT(meanAt(0, 2), meanAt(1, 2));  // and ends below noisy Push-Pull

@@ -16,6 +16,8 @@ AlgorithmDescriptor describeDiaDsp();           // algo/diadsp.cpp (papers 001/0
 AlgorithmDescriptor describePgtc();             // algo/pgtc.cpp (paper 001, Algorithm 1)
 AlgorithmDescriptor describePpdc();             // algo/ppdc.cpp (paper 001, Algorithm 2)
 AlgorithmDescriptor describeLdpGradientTracking(); // algo/ldpgt.cpp (paper 000)
+AlgorithmDescriptor describeChenWang48();       // algo/chenwang48.cpp (paper 000 baseline, reconstructed)
+AlgorithmDescriptor describeWangNedic47Static(); // algo/wangnedic47.cpp (paper 000 baseline, reconstructed)
 AlgorithmDescriptor describeGossip();           // algo/gossipaveraging.cpp (paper 002 teaching)
 AlgorithmDescriptor describePdFtgl();           // algo/pdftgl.cpp (paper 002 Algorithm 1)
 AlgorithmDescriptor describePdOcg();            // algo/pdocg.cpp (paper 002 Algorithm 3)

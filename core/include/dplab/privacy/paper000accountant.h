@@ -27,10 +27,11 @@
 // the paper bounds it by c_z γ_z^t + 1/u_i (Lemma 3) with constants it does not give. Theorem
 // 3-2's closed form (C_0, C_4, T_0; spec option B) is not computed.
 //
-// Indexing: advance() called k times gives ε_i(T = k), the sum over t = 1..k. An algorithm that
-// calls advance() at the end of iteration t therefore reports, after k iterations, the paper's
-// ε_i(k) — which includes the s_k, θ_k messages of the NEXT iteration (conservative by one term;
-// s_0, θ_0 do not depend on data).
+// Indexing (the time convention of every DPLab accountant): after advance() has been called k
+// times, ε_i covers the messages of iterations 0..k−1, i.e. Lemma 10's sum over t = 1..k−1 (the
+// messages s_0, θ_0 carry no data, Δ_0 = 0). The paper's ε_i(T) with T = k — which also charges
+// the messages s_k, θ_k of the NEXT iteration — is kept as literalOf() and offered as an
+// alternative curve ("as printed").
 //
 // Remark 13: every ε_i scales as 1/ν^i when ν^i_ζ and ν^i_ϑ are scaled together, which gives the
 // calibration below.
@@ -105,6 +106,11 @@ public:
     {
         return b == Paper000Bound::FiniteT ? mEpsFinite : mEpsIterated;
     }
+    /** The paper's ε_i(T) at T = steps() (one round ahead of epsilonOf(): the printed index). */
+    const Eigen::VectorXd &literalOf(Paper000Bound b) const
+    {
+        return b == Paper000Bound::FiniteT ? mLiteralFinite : mLiteralIterated;
+    }
     /** The current sensitivity bounds Δ^i_{T,s}, Δ^i_{T,θ} (T = steps()) of a bound. */
     const Eigen::VectorXd &sensitivityS(Paper000Bound b) const
     {
@@ -123,6 +129,7 @@ private:
     long long mSteps = 0;
     Eigen::VectorXd mRhoS, mRhoTheta, mDeltaS, mDeltaTheta;
     Eigen::VectorXd mEpsFinite, mEpsIterated;
+    Eigen::VectorXd mLiteralFinite, mLiteralIterated;
 };
 
 /** The eigenvector estimator of Algorithm 1 line 8 on its own: Z_0 = I, Z_{t+1} = R Z_t, so the

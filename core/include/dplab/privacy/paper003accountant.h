@@ -18,7 +18,9 @@
 //
 // Iteration convention: after T iterations of the algorithm the rounds 0..T−1 have been
 // broadcast, so the accountant reports ε_i = (18) with K = T − 1; calibrating for a horizon of
-// T iterations therefore uses K = T − 1 as well.
+// T iterations therefore uses K = T − 1 as well. Theorem 2 states (18) "given any finite number
+// of iterations K"; read with K = T, the bound also charges round T, which is never sent: that
+// literal reading is offered as an alternative curve.
 //
 // Cost: X_{i,k} is evaluated through the signed sum Y_k = Σ_t c_{k,t} γ_t, which obeys
 // Y_{k+1} = w Y_k + (1 − w) S_k − γ_k (the Δx recursion), plus twice the few negative terms
@@ -99,6 +101,8 @@ public:
     std::string name() const override { return "paper 003 Theorem 2, eq. (18)"; }
     const Eigen::VectorXd &epsilon() const override { return mEpsilon; }
     std::vector<std::string> assumptions() const override;
+    /** (18) with K = T (T = iterations done), one round more than broadcast. */
+    std::vector<AlternativeBound> alternatives() const override;
 
     /** Accounts the broadcast of the iteration just done (rounds 0, 1, 2, ... in turn). */
     void advance();
@@ -108,10 +112,13 @@ public:
     const Eigen::VectorXd &lastRoundCost() const { return mLast; }
 
 private:
+    /** ε_{i,k} from the current S, Y and γ history (valid for k = rounds()). */
+    double roundCost(Eigen::Index i, long long k) const;
+
     Eigen::VectorXd mWeights;
     Paper003PrivacySetup mSetup;
     std::vector<std::string> mNotes;
-    Eigen::VectorXd mEpsilon, mLast;
+    Eigen::VectorXd mEpsilon, mLast, mLiteral;
     Eigen::VectorXd mS; ///< S_{i,k}
     Eigen::VectorXd mY; ///< Y_{i,k} = Σ_t c_{k,t} γ_t (signed)
     std::vector<double> mGamma; ///< ring buffer of the last γ_t (for the negative terms)
