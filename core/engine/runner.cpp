@@ -166,7 +166,9 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         const Experiment &e = *points[p];
         PointResult &pr = result.points[p];
         pr.value = experiment.sweep ? experiment.sweep->values[p] : Json();
+        const auto solveStarted = std::chrono::steady_clock::now();
         auto reference = solveReference(*e.problem);
+        pr.referenceSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStarted).count();
         if (reference)
             pr.reference = std::move(reference.value());
         pr.runs.resize(e.runs.size());

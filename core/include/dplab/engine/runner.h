@@ -116,6 +116,7 @@ struct RunResult {
 struct PointResult {
     Json value; ///< sweep value (null without a sweep)
     std::optional<Reference> reference;
+    double referenceSeconds = 0.0; ///< wall time of the reference solve (before any run starts)
     std::vector<RunResult> runs;
 };
 
