@@ -9,7 +9,9 @@
 
 #include <bit>
 #include <cmath>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace dplab {
 
@@ -62,12 +64,13 @@ constexpr double Lg7 = 1.479819860511658591e-01;
 inline double logKernel(double x)
 {
     const std::uint64_t bits = toBits(x);
-    // Exponent field as a double, exactly: 2^52 + e (magic-number conversion), minus 2^52 + 1023.
-    double k = fromBits(0x4330000000000000ULL | (bits >> 52)) - (4503599627370496.0 + 1023.0);
-    double m = fromBits((bits & 0x000fffffffffffffULL) | 0x3ff0000000000000ULL);
-    const bool big = m > 1.4142135623730951;
-    m = big ? 0.5 * m : m;
-    k = big ? k + 1.0 : k;
+    // fdlibm's normalisation without branches: i = 2^52 when the mantissa is above ≈ √2, then
+    // m = mantissa / 2 (exponent field 0x3fe instead of 0x3ff) and k + 1.
+    const std::uint64_t mantissa = bits & 0x000fffffffffffffULL;
+    const std::uint64_t i = (mantissa + 0x00095f6400000000ULL) & 0x0010000000000000ULL;
+    const double m = fromBits(mantissa | (i ^ 0x3ff0000000000000ULL));
+    // Exponent (+1) as a double, exactly: 2^52 + e (magic-number conversion), minus 2^52 + 1023.
+    const double k = fromBits(0x4330000000000000ULL | ((bits >> 52) + (i >> 52))) - (4503599627370496.0 + 1023.0);
     const double f = m - 1.0;
     const double s = f / (2.0 + f);
     const double z = s * s;
@@ -134,15 +137,33 @@ void NoiseStream::raw(std::uint64_t t, std::uint64_t *out, std::size_t size) con
         out[j] = mix(base + (j + 1) * Gamma);
 }
 
+namespace {
+
+/** The raw words r_j, j < size, of block t: the integer pass (64-bit multiplies, which SSE2/AVX2
+ *  cannot vectorise), kept apart from the floating-point pass, which the compiler vectorises. */
+std::uint64_t *rawWords(std::uint64_t key, std::uint64_t t, std::size_t size)
+{
+    thread_local std::vector<std::uint64_t> buffer;
+    if (buffer.size() < size)
+        buffer.resize(std::max<std::size_t>(size, 2 * buffer.size()));
+    const std::uint64_t base = blockState(key, t);
+    std::uint64_t *raw = buffer.data();
+    for (std::size_t j = 0; j < size; ++j)
+        raw[j] = mix(base + (j + 1) * Gamma);
+    return raw;
+}
+
+} // namespace
+
 void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t size) const
 {
     if (b == 0.0) {
         std::memset(out, 0, size * sizeof(double));
         return;
     }
-    const std::uint64_t base = blockState(mKey, t);
+    const std::uint64_t *raw = rawWords(mKey, t, size);
     for (std::size_t e = 0; e < size; ++e) {
-        const std::uint64_t r = mix(base + (e + 1) * Gamma);
+        const std::uint64_t r = raw[e];
         const double magnitude = b * -logKernel(openUniform(r)); // > 0: v < 1
         out[e] = fromBits(toBits(magnitude) ^ (r << 63));
     }
@@ -154,29 +175,34 @@ void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size
         std::memset(out, 0, size * sizeof(double));
         return;
     }
-    const std::uint64_t base = blockState(mKey, t);
+    const std::size_t pairs = (size + 1) / 2;
+    const std::uint64_t *raw = rawWords(mKey, t, 2 * pairs);
     constexpr double HalfPi = 1.57079632679489661923;
     auto pair = [&](std::size_t j, double &even, double &odd) {
-        const std::uint64_t r1 = mix(base + (2 * j + 1) * Gamma);
-        const std::uint64_t r2 = mix(base + (2 * j + 2) * Gamma);
+        const std::uint64_t r1 = raw[2 * j];
+        const std::uint64_t r2 = raw[2 * j + 1];
         const double radius = sigma * std::sqrt(-2.0 * logKernel(openUniform(r1)));
-        const std::uint64_t q = r2 >> 62;
         const double f = fromBits(((r2 << 2) >> 12) | 0x3ff0000000000000ULL) - 1.0; // [0, 1)
         const double phi = (f - 0.5) * HalfPi;
         const double c = cosKernel(phi);
         const double s = sinKernel(phi);
-        // θ = qπ/2 + φ: rotate (cos φ, sin φ) by q quarter turns.
-        const double cosTheta = q == 0 ? c : q == 1 ? -s : q == 2 ? -c : s;
-        const double sinTheta = q == 0 ? s : q == 1 ? c : q == 2 ? -s : -c;
+        // θ = qπ/2 + φ, q = 2·b1 + b0 (the top two bits of r2): rotating (cos φ, sin φ) by q
+        // quarter turns gives q=0 (c, s), 1 (−s, c), 2 (−c, −s), 3 (s, −c): swap when b0, negate
+        // the cosine when b0 ⊕ b1 and the sine when b1 — as bit operations (no branches).
+        const std::uint64_t b1 = r2 >> 63, b0 = (r2 >> 62) & 1;
+        const std::uint64_t swap = 0 - b0; // all ones when b0
+        const std::uint64_t cb = toBits(c), sb = toBits(s);
+        const double cosTheta = fromBits(((cb & ~swap) | (sb & swap)) ^ ((b0 ^ b1) << 63));
+        const double sinTheta = fromBits(((sb & ~swap) | (cb & swap)) ^ (b1 << 63));
         even = radius * cosTheta;
         odd = radius * sinTheta;
     };
-    const std::size_t pairs = size / 2;
-    for (std::size_t j = 0; j < pairs; ++j)
+    const std::size_t full = size / 2;
+    for (std::size_t j = 0; j < full; ++j)
         pair(j, out[2 * j], out[2 * j + 1]);
     if (size % 2 == 1) {
         double unused;
-        pair(pairs, out[size - 1], unused);
+        pair(full, out[size - 1], unused);
     }
 }
 
