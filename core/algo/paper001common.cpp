@@ -21,9 +21,10 @@ GeometricNoise::GeometricNoise(const NoiseSource &source, RngPurpose purpose, Ei
                                Eigen::VectorXd decay, int d)
     : mScale(std::move(scale)), mDecay(std::move(decay)), mNoise(Eigen::MatrixXd::Zero(mScale.size(), d))
 {
-    mRng.reserve(static_cast<std::size_t>(mScale.size()));
+    mStreams.reserve(static_cast<std::size_t>(mScale.size()));
     for (Eigen::Index i = 0; i < mScale.size(); ++i)
-        mRng.push_back(source.stream(static_cast<int>(i), purpose));
+        mStreams.push_back(source.noiseStream(static_cast<int>(i), purpose));
+    mRow.resize(d);
 }
 
 double GeometricNoise::scaleAt(int agent, long long k) const
@@ -36,8 +37,8 @@ void GeometricNoise::draw(long long k)
     for (Eigen::Index i = 0; i < mNoise.rows(); ++i) {
         const double b = scaleAt(static_cast<int>(i), k);
         if (b > 0) {
-            for (Eigen::Index c = 0; c < mNoise.cols(); ++c)
-                mNoise(i, c) = mRng[static_cast<std::size_t>(i)].laplace(b);
+            mStreams[static_cast<std::size_t>(i)].laplace(static_cast<std::uint64_t>(k), b, mRow);
+            mNoise.row(i) = mRow.transpose();
         } else {
             mNoise.row(i).setZero();
         }

@@ -26,8 +26,8 @@ public:
     GeometricNoise(const NoiseSource &source, RngPurpose purpose, Eigen::VectorXd scale, Eigen::VectorXd decay,
                    int d);
 
-    /** Draws ξ_k for every agent into noise(): d i.i.d. Laplace(s_i q_i^k) entries, drawn in
-     *  order from agent i's stream; an agent with s_i = 0 gets zeros and draws nothing. */
+    /** Draws ξ_k for every agent into noise(): d i.i.d. Laplace(s_i q_i^k) entries, block k of
+     *  agent i's NoiseStream; an agent with s_i = 0 gets zeros. */
     void draw(long long k);
     const Eigen::MatrixXd &noise() const { return mNoise; }
     /** s_i q_i^k, the scale used for agent i at iteration k. */
@@ -36,8 +36,9 @@ public:
 private:
     Eigen::VectorXd mScale;
     Eigen::VectorXd mDecay;
-    std::vector<Rng> mRng;
+    std::vector<NoiseStream> mStreams;
     Eigen::MatrixXd mNoise;
+    Eigen::VectorXd mRow;
 };
 
 /** One compressor stream per agent: noise.stream(i, RngPurpose::Compressor). */

@@ -66,7 +66,13 @@ public:
 // does not allocate in the hot loop once it has seen the largest d. Holds no state between
 // calls (it is overwritten before every use), so the compressor stays immutable.
 struct TopKScratch {
-    std::vector<Eigen::Index> order;
+    /** |x_i| (NaN as +∞) next to i, so that the selection compares contiguous keys instead of
+     *  recomputing magnitudes through an index. */
+    struct Entry {
+        double magnitude;
+        Eigen::Index index;
+    };
+    std::vector<Entry> order;
     std::vector<double> values;
 };
 
@@ -106,24 +112,22 @@ public:
         auto &scratch = topKScratch();
         scratch.order.resize(static_cast<std::size_t>(d));
         scratch.values.resize(static_cast<std::size_t>(kept));
-        std::iota(scratch.order.begin(), scratch.order.end(), Eigen::Index(0));
-        const auto magnitude = [&x](Eigen::Index i) {
+        for (Eigen::Index i = 0; i < d; ++i) {
             const double a = std::abs(x[i]);
-            return std::isnan(a) ? std::numeric_limits<double>::infinity() : a;
-        };
+            scratch.order[static_cast<std::size_t>(i)] = {std::isnan(a) ? std::numeric_limits<double>::infinity() : a, i};
+        }
         // A strict total order: larger magnitude first, then lower index.
-        const auto before = [&magnitude](Eigen::Index a, Eigen::Index b) {
-            const double ma = magnitude(a);
-            const double mb = magnitude(b);
-            return ma > mb || (ma == mb && a < b);
+        using Entry = TopKScratch::Entry;
+        const auto before = [](const Entry &a, const Entry &b) {
+            return a.magnitude > b.magnitude || (a.magnitude == b.magnitude && a.index < b.index);
         };
         std::nth_element(scratch.order.begin(), scratch.order.begin() + (kept - 1),
                          scratch.order.end(), before);
         for (Eigen::Index j = 0; j < kept; ++j)
-            scratch.values[j] = x[scratch.order[j]];
+            scratch.values[j] = x[scratch.order[j].index];
         out.setZero();
         for (Eigen::Index j = 0; j < kept; ++j)
-            out[scratch.order[j]] = scratch.values[j];
+            out[scratch.order[j].index] = scratch.values[j];
         return compressorSparseBits(kept, d);
     }
     double phi(int d) const override

@@ -495,7 +495,11 @@ Result<Experiment> resolvePoint(const Json &doc, const std::string &baseDir, con
         if (!repetitions)
             return repetitions.error();
         e.repetitions = static_cast<int>(*repetitions);
-        auto recordEvery = readInteger(doc, "record_every", "", 1, 1, 100000000);
+        // Absent record_every: the default cadence, at most kDefaultRecordedPoints recorded
+        // iterations per run (uniform stride; record_every 1 asks for every iteration).
+        const long long defaultRecordEvery =
+            std::max(1LL, (e.iterations + kDefaultRecordedPoints - 1) / kDefaultRecordedPoints);
+        auto recordEvery = readInteger(doc, "record_every", "", defaultRecordEvery, 1, 100000000);
         if (!recordEvery)
             return recordEvery.error();
         e.recordEvery = *recordEvery;

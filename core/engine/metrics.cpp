@@ -79,9 +79,24 @@ std::vector<std::string> applicableMetrics(const Problem &problem, bool hasRefer
 }
 
 MetricTracker::MetricTracker(const Problem &problem, const Reference *reference, std::vector<std::string> names)
-    : mProblem(problem), mReference(reference), mNames(std::move(names)), mOnline(problem.isOnline()),
-      mReplicated(problem.agentCount(), problem.dimension()), mValues(problem.agentCount())
+    : mProblem(problem), mReference(reference), mNames(std::move(names)), mOnline(problem.isOnline())
 {
+    const int n = problem.agentCount();
+    const int rows = n + (reference ? 1 : 0);
+    mStacked.resize(rows, problem.dimension());
+    if (reference)
+        mStacked.row(n) = reference->x.transpose();
+    mCross.resize(rows);
+    for (const std::string &name : mNames) {
+        if (name == metric::OptimalityGap)
+            mRequest.value = true;
+        else if (name == metric::GradientNorm)
+            mRequest.gradient = true;
+        else if (name == metric::TrainAccuracy)
+            mRequest.trainAccuracy = true;
+        else if (name == metric::TestAccuracy)
+            mRequest.testAccuracy = true;
+    }
 }
 
 void MetricTracker::observe(const Eigen::Ref<const Eigen::MatrixXd> &x, long long t)
@@ -89,20 +104,17 @@ void MetricTracker::observe(const Eigen::Ref<const Eigen::MatrixXd> &x, long lon
     if (!mOnline)
         return;
     // AL(t) = (1/(t·n)) Σ_{τ≤t} Σ_j f_{τ,j}(x_i(τ)), averaged over learners i: every learner's
-    // decision is scored on every learner's loss of round τ.
+    // decision is scored on every learner's loss of round τ — one crossValues call for the n
+    // decisions and the reference (Problem::crossValues: one matrix product over round τ's
+    // samples for the online problems).
     const Eigen::Index n = x.rows();
-    double loss = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        mReplicated.rowwise() = x.row(i);
-        mProblem.values(mReplicated, mValues, t);
-        loss += mValues.sum();
-    }
+    mStacked.topRows(n) = x;
+    mProblem.crossValues(mStacked, mCross, t);
+    const double loss = mCross.head(n).sum();
     mLossSum += loss / static_cast<double>(n * n);
     if (mReference) {
-        mReplicated.rowwise() = mReference->x.transpose();
-        mProblem.values(mReplicated, mValues, t);
         // (1/n) Σ_i [Σ_j f_{τ,j}(x_i) − Σ_j f_{τ,j}(x_ref)]: regret of the network, per learner averaged.
-        mRegretSum += loss / static_cast<double>(n) - mValues.sum();
+        mRegretSum += loss / static_cast<double>(n) - mCross[n];
     }
     ++mObserved;
 }
@@ -112,6 +124,10 @@ void MetricTracker::compute(const Eigen::Ref<const Eigen::MatrixXd> &x, long lon
 {
     out.assign(mNames.size(), std::numeric_limits<double>::quiet_NaN());
     const Eigen::VectorXd mean = x.colwise().mean().transpose();
+    // F(x̄), ∇F(x̄) and the accuracies in one pass over the data.
+    if (mRequest.value || mRequest.gradient || mRequest.trainAccuracy || mRequest.testAccuracy)
+        mProblem.evaluateGlobal(mean, mRequest, mGlobal);
+    constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
     for (std::size_t k = 0; k < mNames.size(); ++k) {
         const std::string &name = mNames[k];
         if (name == metric::ConsensusError) {
@@ -119,9 +135,9 @@ void MetricTracker::compute(const Eigen::Ref<const Eigen::MatrixXd> &x, long lon
         } else if (name == metric::DistanceToOptimum) {
             out[k] = distanceToOptimum(x, mReference->x);
         } else if (name == metric::OptimalityGap) {
-            out[k] = mProblem.globalValue(mean) - mReference->value;
+            out[k] = mGlobal.value - mReference->value;
         } else if (name == metric::GradientNorm) {
-            out[k] = mProblem.globalGradient(mean).norm();
+            out[k] = mGlobal.gradient.norm();
         } else if (name == metric::AverageLoss) {
             if (mObserved > 0)
                 out[k] = mLossSum / static_cast<double>(mObserved);
@@ -133,9 +149,9 @@ void MetricTracker::compute(const Eigen::Ref<const Eigen::MatrixXd> &x, long lon
         } else if (name == metric::Bits) {
             out[k] = static_cast<double>(algorithm.bitsSent());
         } else if (name == metric::TrainAccuracy) {
-            out[k] = mProblem.accuracy(mean, false).value_or(std::numeric_limits<double>::quiet_NaN());
+            out[k] = mGlobal.trainAccuracy.value_or(NaN);
         } else if (name == metric::TestAccuracy) {
-            out[k] = mProblem.accuracy(mean, true).value_or(std::numeric_limits<double>::quiet_NaN());
+            out[k] = mGlobal.testAccuracy.value_or(NaN);
         }
         // Residual: post-run.
     }

@@ -257,6 +257,7 @@ Status readSummary(const Json &summary, const std::string &file, const ResultsMa
                 reference.method = ref.at("method").get<std::string>();
                 pr.reference = std::move(reference);
             }
+            pr.referenceSeconds = pj.value("reference_solve_seconds", 0.0);
             const Json &runs = pj.at("runs");
             if (static_cast<int>(runs.size()) != m.layout[p].first)
                 return Error::parse(file, "point " + std::to_string(p) + " has " + std::to_string(runs.size())
@@ -580,6 +581,7 @@ Result<ResultsFolder> mergeResultsFolders(std::vector<ResultsFolder> shards)
         const PointResult &source = owner[position]->result.points[p];
         pr.value = source.value;
         pr.reference = source.reference;
+        pr.referenceSeconds = source.referenceSeconds;
         pr.runs.resize(static_cast<std::size_t>(runs));
         for (int r = 0; r < runs; ++r) {
             RunResult &rr = pr.runs[static_cast<std::size_t>(r)];

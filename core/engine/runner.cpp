@@ -198,8 +198,11 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         for (std::size_t k = 0; k < pointJobs && !anyHere; ++k)
             anyHere = shard.contains(position + k);
         std::optional<Result<Reference>> reference;
-        if (anyHere) // a point none of whose jobs run here needs no reference
+        if (anyHere) { // a point none of whose jobs run here needs no reference
+            const auto solveStarted = std::chrono::steady_clock::now();
             reference.emplace(solveReference(*e.problem));
+            pr.referenceSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStarted).count();
+        }
         if (reference && *reference)
             pr.reference = std::move(reference->value());
         pr.runs.resize(e.runs.size());

@@ -246,6 +246,7 @@ Json summaryJson(const Experiment &experiment, const ExperimentResult &result)
                                    {"gradient_norm", p.reference->gradientNorm},
                                    {"method", p.reference->method}};
         }
+        pj["reference_solve_seconds"] = p.referenceSeconds;
         Json runs = Json::array();
         for (const auto &r : p.runs)
             runs.push_back(runSummary(r));

@@ -30,8 +30,8 @@ Rng::Rng(std::uint64_t seed)
         word = splitmix64(state);
 }
 
-Rng Rng::stream(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition,
-                std::int64_t agent, RngPurpose purpose)
+std::uint64_t streamKey(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition, std::int64_t agent,
+                        RngPurpose purpose)
 {
     // Hash the key tuple by feeding each part through splitmix64 in turn.
     std::uint64_t state = seed;
@@ -41,7 +41,19 @@ Rng Rng::stream(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition,
         state = h ^ (part + 0x632be59bd9b4e019ULL);
         h = splitmix64(state);
     }
-    return Rng(h);
+    return h;
+}
+
+Rng Rng::stream(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition,
+                std::int64_t agent, RngPurpose purpose)
+{
+    return Rng(streamKey(seed, run, repetition, agent, purpose));
+}
+
+NoiseStream NoiseStream::stream(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition,
+                                std::int64_t agent, RngPurpose purpose)
+{
+    return NoiseStream(streamKey(seed, run, repetition, agent, purpose));
 }
 
 std::uint64_t Rng::next()

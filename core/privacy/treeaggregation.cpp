@@ -28,7 +28,7 @@ int popcount64(unsigned long long t)
 }
 
 PrivateSum::PrivateSum(int d, long long capacity, double scale, Rng rng)
-    : mHeight(treeHeight(capacity)), mCapacity(capacity), mScale(scale), mRng(rng),
+    : mHeight(treeHeight(capacity)), mCapacity(capacity), mScale(scale), mNoiseStream(rng.next()),
       mQuery(Eigen::VectorXd::Zero(d)), mQueryNoise(Eigen::VectorXd::Zero(d))
 {
     assert(d >= 1 && capacity >= 0 && scale >= 0.0 && "PrivateSum: d >= 1, capacity >= 0, scale >= 0");
@@ -48,7 +48,9 @@ const Eigen::VectorXd &PrivateSum::add(const Eigen::Ref<const Eigen::VectorXd> &
         // next node of this level from zero.
         if ((t & ((1ULL << l) - 1ULL)) == 0ULL) {
             if (mScale > 0.0) {
-                mRng.fillLaplace(mNoise[l], mScale);
+                // Node (l, t/2^l − 1): block (t, l) of the stream, a function of the node only.
+                mNoiseStream.laplace((static_cast<std::uint64_t>(t) << 6) | static_cast<std::uint64_t>(l), mScale,
+                                     mNoise[l]);
                 ++mDraws;
             } else {
                 mNoise[l].setZero();

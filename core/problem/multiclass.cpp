@@ -102,6 +102,37 @@ void OnlineMulticlassProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> 
     }
 }
 
+void OnlineMulticlassProblem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::VectorXd> out,
+                                          long long t) const
+{
+    const int n = agentCount();
+    const int p = features();
+    thread_local RowMajorMatrix examples;
+    thread_local std::vector<int> labels;
+    thread_local Eigen::MatrixXd scores;
+    thread_local Eigen::VectorXd theta;
+    examples.resize(n, p);
+    labels.resize(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) {
+        const auto &stream = mStreams[static_cast<std::size_t>(j)];
+        const int row = stream[static_cast<std::size_t>(t % static_cast<long long>(stream.size()))];
+        examples.row(j) = mFeatures.row(row);
+        labels[static_cast<std::size_t>(j)] = mLabels[static_cast<std::size_t>(row)];
+    }
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+        theta = X.row(r).transpose();
+        const Eigen::Map<const RowMajorMatrix> xm(theta.data(), mClasses, p);
+        scores.noalias() = examples * xm.transpose(); // n × q
+        double sum = 0.0;
+        for (int j = 0; j < n; ++j) {
+            const double top = scores.row(j).maxCoeff();
+            const double total = (scores.row(j).array() - top).exp().sum();
+            sum += top + std::log(total) - scores(j, labels[static_cast<std::size_t>(j)]);
+        }
+        out[r] = sum;
+    }
+}
+
 double OnlineMulticlassProblem::weightedLoss(const Eigen::VectorXd &x, Eigen::VectorXd *grad) const
 {
     const int p = features();

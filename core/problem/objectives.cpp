@@ -21,6 +21,37 @@ std::pair<double, double> eigenRange(const Eigen::MatrixXd &S)
     return {solver.eigenvalues().minCoeff(), solver.eigenvalues().maxCoeff()};
 }
 
+/** Smallest and largest eigenvalue of scale·BᵀB (B is m×d) from the Gram matrix of the smaller
+ *  side: BᵀB and BBᵀ share their nonzero eigenvalues, so for m < d the m×m matrix BBᵀ gives the
+ *  largest one and the smallest is 0 (BᵀB is rank-deficient). Cost O(min(m,d)²·max(m,d) +
+ *  min(m,d)³) instead of O(m·d² + d³). */
+template <class Block>
+std::pair<double, double> gramRange(const Block &B, double scale)
+{
+    const Eigen::Index m = B.rows(), d = B.cols();
+    if (m == 0 || d == 0)
+        return {0.0, 0.0};
+    const Eigen::Index k = std::min(m, d);
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(k, k);
+    if (m < d)
+        G.selfadjointView<Eigen::Lower>().rankUpdate(B, scale);
+    else
+        G.selfadjointView<Eigen::Lower>().rankUpdate(B.transpose(), scale);
+    G = G.selfadjointView<Eigen::Lower>();
+    auto range = eigenRange(G);
+    if (m < d)
+        range.first = 0.0;
+    return range;
+}
+
+/** buffer.head(size), growing the buffer when needed (no allocation once it is large enough). */
+Eigen::VectorXd::SegmentReturnType scratch(Eigen::VectorXd &buffer, Eigen::Index size)
+{
+    if (buffer.size() < size)
+        buffer.resize(size);
+    return buffer.head(size);
+}
+
 /** True when the symmetric matrix S is positive definite, relative to its scale. */
 bool positiveDefinite(double minEigenvalue, double maxEigenvalue)
 {
@@ -206,19 +237,20 @@ LeastSquaresProblem::LeastSquaresProblem(const std::vector<Dataset> &agents, dou
     mRhs.setZero(d);
     mLocalMu = std::numeric_limits<double>::infinity();
     mLocalL = -std::numeric_limits<double>::infinity();
+    // The Hessian (1/n) Σ_i X_iᵀX_i/m_i + λI as one rank update of the rows scaled by
+    // 1/√(n m_i); the local constants from each agent's Gram matrix of the smaller side.
+    AgentSamples::Matrix scaled(mData.X.rows(), d);
     for (int i = 0; i < n; ++i) {
         assert(mData.count(i) > 0 && "LeastSquaresProblem: every agent needs a sample");
         const auto m = static_cast<double>(mData.count(i));
-        Eigen::MatrixXd G = Eigen::MatrixXd::Zero(d, d);
-        G.selfadjointView<Eigen::Lower>().rankUpdate(mData.features(i).transpose(), 1.0 / m);
-        G = G.selfadjointView<Eigen::Lower>();
-        const auto [lo, hi] = eigenRange(G);
+        const auto [lo, hi] = gramRange(mData.features(i), 1.0 / m);
         mLocalMu = std::min(mLocalMu, lo + lambda);
         mLocalL = std::max(mLocalL, hi + lambda);
-        mHessian += G;
+        scaled.middleRows(mData.offsets[i], mData.count(i)) = mData.features(i) / std::sqrt(n * m);
         mRhs.noalias() += mData.features(i).transpose() * mData.labels(i) / m;
     }
-    mHessian /= n;
+    mHessian.selfadjointView<Eigen::Lower>().rankUpdate(scaled.transpose(), 1.0);
+    mHessian = mHessian.selfadjointView<Eigen::Lower>();
     mHessian.diagonal().array() += lambda;
     mRhs /= n;
 }
@@ -227,10 +259,13 @@ void LeastSquaresProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
                                  Eigen::Ref<Eigen::VectorXd> out, long long) const
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.size() == agentCount());
-    thread_local Eigen::VectorXd residual;
+    thread_local Eigen::VectorXd xBuffer, residualBuffer;
+    auto xi = scratch(xBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
         const auto m = static_cast<double>(mData.count(i));
-        residual.noalias() = mData.features(i) * X.row(i).transpose();
+        auto residual = scratch(residualBuffer, mData.count(i));
+        xi = X.row(i).transpose();
+        residual.noalias() = mData.features(i) * xi;
         residual -= mData.labels(i);
         out(i) = residual.squaredNorm() / (2.0 * m) + 0.5 * mLambda * X.row(i).squaredNorm();
     }
@@ -241,15 +276,62 @@ void LeastSquaresProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.rows() == X.rows()
            && out.cols() == X.cols());
-    thread_local Eigen::VectorXd residual;
+    thread_local Eigen::VectorXd xBuffer, gBuffer, residualBuffer;
+    auto xi = scratch(xBuffer, dimension());
+    auto g = scratch(gBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
         const auto m = static_cast<double>(mData.count(i));
-        residual.noalias() = mData.features(i) * X.row(i).transpose();
+        auto residual = scratch(residualBuffer, mData.count(i));
+        // Two matrix-vector products over agent i's contiguous rows.
+        xi = X.row(i).transpose();
+        residual.noalias() = mData.features(i) * xi;
         residual -= mData.labels(i);
-        out.row(i).noalias() = residual.transpose() * mData.features(i);
-        out.row(i) /= m;
-        out.row(i) += mLambda * X.row(i);
+        g.noalias() = mData.features(i).transpose() * residual;
+        out.row(i) = g.transpose() / m + mLambda * X.row(i);
     }
+}
+
+double LeastSquaresProblem::globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *grad) const
+{
+    thread_local Eigen::VectorXd residualBuffer;
+    auto residual = scratch(residualBuffer, mData.X.rows());
+    residual.noalias() = mData.X * x;
+    residual -= mData.y;
+    const int n = agentCount();
+    double value = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const auto m = static_cast<double>(mData.count(i));
+        auto ri = residual.segment(mData.offsets[i], mData.count(i));
+        value += ri.squaredNorm() / (2.0 * m);
+        ri /= n * m; // ∂F/∂z of agent i's samples
+    }
+    if (grad) {
+        grad->noalias() = mData.X.transpose() * residual;
+        *grad += mLambda * x;
+    }
+    return value / n + 0.5 * mLambda * x.squaredNorm();
+}
+
+double LeastSquaresProblem::globalValue(const Eigen::VectorXd &x) const
+{
+    return globalPass(x, nullptr);
+}
+
+Eigen::VectorXd LeastSquaresProblem::globalGradient(const Eigen::VectorXd &x) const
+{
+    Eigen::VectorXd g(x.size());
+    globalPass(x, &g);
+    return g;
+}
+
+void LeastSquaresProblem::evaluateGlobal(const Eigen::VectorXd &x, const GlobalRequest &request,
+                                         GlobalEvaluation &out) const
+{
+    if (request.gradient)
+        out.gradient.resize(x.size());
+    const double value = globalPass(x, request.gradient ? &out.gradient : nullptr);
+    if (request.value)
+        out.value = value;
 }
 
 std::optional<Eigen::MatrixXd> LeastSquaresProblem::globalHessian(const Eigen::VectorXd &) const
@@ -301,32 +383,46 @@ LogisticProblem::LogisticProblem(const std::vector<Dataset> &agents, double lamb
     assert((mData.y.array().abs() == 1.0).all() && "LogisticProblem: labels must be ±1");
     assert((mTest.samples() == 0 || mTest.features() == mData.X.cols())
            && "LogisticProblem: test set has a different feature count");
-    const Eigen::Index d = mData.X.cols();
     mLocalL = 0.0;
     for (int i = 0; i < mData.agents(); ++i) {
         assert(mData.count(i) > 0 && "LogisticProblem: every agent needs a sample");
-        Eigen::MatrixXd G = Eigen::MatrixXd::Zero(d, d);
-        G.selfadjointView<Eigen::Lower>().rankUpdate(mData.features(i).transpose(),
-                                                     0.25 / static_cast<double>(mData.count(i)));
-        G = G.selfadjointView<Eigen::Lower>();
-        mLocalL = std::max(mLocalL, eigenRange(G).second);
+        mLocalL = std::max(mLocalL, gramRange(mData.features(i), 0.25 / static_cast<double>(mData.count(i))).second);
     }
     mLocalL += lambda;
 }
+
+namespace {
+
+/** log(1 + exp(−m)) = max(−m, 0) + log1p(exp(−|m|)). */
+inline double logisticLoss(double margin)
+{
+    return std::max(-margin, 0.0) + std::log1p(std::exp(-std::abs(margin)));
+}
+
+/** σ(−m) = 1/(1 + exp(m)) without overflow (as logisticOfMinus). */
+inline double sigmoidOfMinus(double margin)
+{
+    const double e = std::exp(-std::abs(margin));
+    return margin >= 0.0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+}
+
+} // namespace
 
 void LogisticProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
                              Eigen::Ref<Eigen::VectorXd> out, long long) const
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.size() == agentCount());
-    thread_local Eigen::VectorXd z;
+    thread_local Eigen::VectorXd xBuffer, zBuffer;
+    auto xi = scratch(xBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
-        z.noalias() = mData.features(i) * X.row(i).transpose();
-        const Eigen::ArrayXd margins = mData.labels(i).array() * z.array();
-        // log(1 + exp(−m)) = max(−m, 0) + log1p(exp(−|m|))
-        const double loss =
-            ((-margins).max(0.0) + (-margins.abs()).exp().log1p()).sum()
-            / static_cast<double>(mData.count(i));
-        out(i) = loss + 0.5 * mLambda * X.row(i).squaredNorm();
+        auto z = scratch(zBuffer, mData.count(i));
+        const auto labels = mData.labels(i);
+        xi = X.row(i).transpose();
+        z.noalias() = mData.features(i) * xi;
+        double loss = 0.0;
+        for (Eigen::Index k = 0; k < z.size(); ++k)
+            loss += logisticLoss(labels[k] * z[k]);
+        out(i) = loss / static_cast<double>(mData.count(i)) + 0.5 * mLambda * X.row(i).squaredNorm();
     }
 }
 
@@ -335,16 +431,84 @@ void LogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.rows() == X.rows()
            && out.cols() == X.cols());
-    thread_local Eigen::VectorXd z;
+    thread_local Eigen::VectorXd xBuffer, gBuffer, zBuffer;
+    auto xi = scratch(xBuffer, dimension());
+    auto g = scratch(gBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
-        z.noalias() = mData.features(i) * X.row(i).transpose();
-        const auto labels = mData.labels(i).array();
-        // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx
-        z = -(labels * logisticOfMinus(labels * z.array())).matrix()
-            / static_cast<double>(mData.count(i));
-        out.row(i).noalias() = z.transpose() * mData.features(i);
-        out.row(i) += mLambda * X.row(i);
+        auto z = scratch(zBuffer, mData.count(i));
+        const auto labels = mData.labels(i);
+        const double invM = 1.0 / static_cast<double>(mData.count(i));
+        // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx: two matrix-vector products over agent i's
+        // contiguous rows.
+        xi = X.row(i).transpose();
+        z.noalias() = mData.features(i) * xi;
+        for (Eigen::Index k = 0; k < z.size(); ++k)
+            z[k] = -(labels[k] * sigmoidOfMinus(labels[k] * z[k])) * invM;
+        g.noalias() = mData.features(i).transpose() * z;
+        out.row(i) = g.transpose() + mLambda * X.row(i);
     }
+}
+
+double LogisticProblem::globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *grad, Eigen::Index *correct) const
+{
+    thread_local Eigen::VectorXd zBuffer;
+    auto z = scratch(zBuffer, mData.X.rows());
+    z.noalias() = mData.X * x; // every margin once
+    if (correct) {
+        Eigen::Index right = 0;
+        for (Eigen::Index k = 0; k < z.size(); ++k)
+            right += (z[k] >= 0.0 ? 1.0 : -1.0) == mData.y[k];
+        *correct = right;
+    }
+    const int n = agentCount();
+    double value = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const Eigen::Index first = mData.offsets[i];
+        const auto m = static_cast<double>(mData.count(i));
+        double loss = 0.0;
+        for (Eigen::Index k = first; k < first + mData.count(i); ++k) {
+            const double y = mData.y[k];
+            const double margin = y * z[k];
+            loss += logisticLoss(margin);
+            z[k] = -(y * sigmoidOfMinus(margin)) / (n * m);
+        }
+        value += loss / m;
+    }
+    if (grad) {
+        grad->noalias() = mData.X.transpose() * z;
+        *grad += mLambda * x;
+    }
+    return value / n + 0.5 * mLambda * x.squaredNorm();
+}
+
+double LogisticProblem::globalValue(const Eigen::VectorXd &x) const
+{
+    return globalPass(x, nullptr, nullptr);
+}
+
+Eigen::VectorXd LogisticProblem::globalGradient(const Eigen::VectorXd &x) const
+{
+    Eigen::VectorXd g(x.size());
+    globalPass(x, &g, nullptr);
+    return g;
+}
+
+void LogisticProblem::evaluateGlobal(const Eigen::VectorXd &x, const GlobalRequest &request,
+                                     GlobalEvaluation &out) const
+{
+    if (request.gradient)
+        out.gradient.resize(x.size());
+    Eigen::Index correct = 0;
+    const double value = globalPass(x, request.gradient ? &out.gradient : nullptr,
+                                    request.trainAccuracy ? &correct : nullptr);
+    if (request.value)
+        out.value = value;
+    if (request.trainAccuracy)
+        out.trainAccuracy = mData.X.rows() > 0 ? std::optional<double>(static_cast<double>(correct)
+                                                                       / static_cast<double>(mData.X.rows()))
+                                               : std::nullopt;
+    if (request.testAccuracy)
+        out.testAccuracy = accuracy(x, true);
 }
 
 std::optional<Eigen::MatrixXd> LogisticProblem::globalHessian(const Eigen::VectorXd &x) const
@@ -368,12 +532,12 @@ std::optional<Eigen::MatrixXd> LogisticProblem::globalHessian(const Eigen::Vecto
 
 std::optional<double> LogisticProblem::accuracy(const Eigen::VectorXd &x, bool test) const
 {
-    const Eigen::MatrixXd &A = test ? mTest.X : mData.X;
     const Eigen::VectorXd &y = test ? mTest.y : mData.y;
-    if (A.rows() == 0)
+    if (y.size() == 0)
         return std::nullopt;
-    const Eigen::ArrayXd ones = Eigen::ArrayXd::Ones(A.rows());
-    const Eigen::ArrayXd predicted = ((A * x).array() >= 0.0).select(ones, -ones);
+    const Eigen::VectorXd z = test ? Eigen::VectorXd(mTest.X * x) : Eigen::VectorXd(mData.X * x);
+    const Eigen::ArrayXd ones = Eigen::ArrayXd::Ones(z.size());
+    const Eigen::ArrayXd predicted = (z.array() >= 0.0).select(ones, -ones);
     return (predicted == y.array()).cast<double>().mean();
 }
 

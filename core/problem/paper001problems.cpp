@@ -200,16 +200,23 @@ void NonconvexLogisticProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X
 void NonconvexLogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
                                          Eigen::Ref<Eigen::MatrixXd> out, long long) const
 {
+    // Scratch is thread_local: no allocation per call once sized.
+    thread_local Eigen::VectorXd x, weight, g;
     for (int i = 0; i < agentCount(); ++i) {
         const Eigen::MatrixXd &v = mFeatures[static_cast<std::size_t>(i)];
-        const Eigen::VectorXd x = X.row(i).transpose();
-        const Eigen::VectorXd margin = (v * x).cwiseProduct(labels(i));
-        Eigen::VectorXd weight(margin.size());
-        for (Eigen::Index j = 0; j < margin.size(); ++j)
-            weight[j] = -labels(i)[j] * logisticOfMinus(margin[j]); // d/dz log(1+e^{−u z}) = −u σ(−u z)
-        const Eigen::ArrayXd denominator = (1.0 + mAlpha * x.array().square()).square();
-        out.row(i) = (v.transpose() * weight / static_cast<double>(v.rows())).transpose()
-                     + (2.0 * mLambda * mAlpha * x.array() / denominator).matrix().transpose();
+        x = X.row(i).transpose();
+        weight.resize(v.rows());
+        weight.noalias() = v * x;
+        for (Eigen::Index j = 0; j < weight.size(); ++j) {
+            const double margin = weight[j] * labels(i)[j];
+            weight[j] = -labels(i)[j] * logisticOfMinus(margin); // d/dz log(1+e^{−u z}) = −u σ(−u z)
+        }
+        g.resize(v.cols());
+        g.noalias() = v.transpose() * weight;
+        out.row(i) = (g / static_cast<double>(v.rows())).transpose()
+                     + (2.0 * mLambda * mAlpha * x.array() / (1.0 + mAlpha * x.array().square()).square())
+                           .matrix()
+                           .transpose();
     }
 }
 
@@ -249,9 +256,8 @@ void NonconvexPlProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X, E
                                    long long) const
 {
     for (int i = 0; i < agentCount(); ++i) {
-        const Eigen::ArrayXd x = X.row(i).transpose().array();
-        const Eigen::ArrayXd s = x.sin(), c = x.cos();
-        out.row(i) = (2.0 * x + 6.0 * s * c + mM[i] * (c - x * s)).matrix().transpose();
+        const auto x = X.row(i).array();
+        out.row(i) = 2.0 * x + 6.0 * x.sin() * x.cos() + mM[i] * (x.cos() - x * x.sin());
     }
 }
 

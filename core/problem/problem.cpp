@@ -51,6 +51,33 @@ std::optional<double> Problem::accuracy(const Eigen::VectorXd &, bool) const
     return std::nullopt;
 }
 
+void Problem::evaluateGlobal(const Eigen::VectorXd &x, const GlobalRequest &request, GlobalEvaluation &out) const
+{
+    if (request.value)
+        out.value = globalValue(x);
+    if (request.gradient)
+        out.gradient = globalGradient(x);
+    if (request.trainAccuracy)
+        out.trainAccuracy = accuracy(x, false);
+    if (request.testAccuracy)
+        out.testAccuracy = accuracy(x, true);
+}
+
+void Problem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::VectorXd> out,
+                          long long t) const
+{
+    const int n = agentCount();
+    thread_local Eigen::MatrixXd replicated;
+    thread_local Eigen::VectorXd values;
+    replicated.resize(n, X.cols());
+    values.resize(n);
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+        replicated.rowwise() = X.row(r);
+        this->values(replicated, values, t);
+        out[r] = values.sum();
+    }
+}
+
 std::string resourceDir()
 {
     if (const char *env = std::getenv("DPLAB_RESOURCES"); env && *env)

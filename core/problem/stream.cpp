@@ -187,6 +187,7 @@ OnlineStreamProblem::create(Eigen::MatrixXd features, Eigen::VectorXd labels,
         }
         for (int row : order)
             distinctOf[static_cast<std::size_t>(row)] = -1;
+        a.poolRows = std::move(order);
     }
     return std::shared_ptr<const OnlineStreamProblem>(std::move(p));
 }
@@ -252,7 +253,9 @@ Eigen::Index OnlineStreamProblem::cumulativeWeights(const AgentStream &agent, lo
                        : static_cast<Eigen::Index>(std::lower_bound(agent.firstArrival.begin(),
                                                                     agent.firstArrival.end(), K)
                                                    - agent.firstArrival.begin());
-    weights.resize(P);
+    // Sized once for all P this agent can reach (no allocation as P grows); entries ≥ P unused.
+    if (weights.size() < static_cast<Eigen::Index>(agent.firstArrival.size()))
+        weights.resize(static_cast<Eigen::Index>(agent.firstArrival.size()));
     for (Eigen::Index u = 0; u < P; ++u) {
         const auto &arr = agent.arrivals[static_cast<std::size_t>(u)];
         const long long count = cycles * static_cast<long long>(arr.size())
@@ -275,19 +278,36 @@ double OnlineStreamProblem::sampleLoss(const Eigen::Ref<const Eigen::VectorXd> &
     return value;
 }
 
+namespace {
+
+/** buffer.head(size), growing the buffer geometrically (at least 1024) when needed: the sample
+ *  sets of a cumulative stream grow by a few rows per iteration, and the buffer must not be
+ *  reallocated each time. */
+Eigen::VectorXd::SegmentReturnType scratch(Eigen::VectorXd &buffer, Eigen::Index size)
+{
+    if (buffer.size() < size)
+        buffer.resize(std::max({size, 2 * buffer.size(), Eigen::Index(1024)}));
+    return buffer.head(size);
+}
+
+} // namespace
+
 double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd> &A,
                                          const Eigen::Ref<const Eigen::VectorXd> &b,
                                          const Eigen::Ref<const Eigen::VectorXd> &w,
                                          const Eigen::Ref<const Eigen::VectorXd> &theta, double clip,
                                          Eigen::VectorXd *grad) const
 {
+    // Scratch is thread_local: the hot loop (gradients at every iteration) does not allocate.
+    thread_local Eigen::VectorXd zBuffer, rBuffer;
     const double ridge = mOptions.ridge;
     const Eigen::Index P = A.rows();
     const double weightSum = w.sum();
     double value = 0.5 * ridge * theta.squaredNorm() * weightSum;
     if (mOptions.loss != SampleLoss::Softmax) {
-        const Eigen::VectorXd z = A * theta;
-        Eigen::VectorXd r(P); // dl/dz per sample
+        auto z = scratch(zBuffer, P);
+        auto r = scratch(rBuffer, P); // dl/dz per sample, then coefficient · dl/dz
+        z.noalias() = A * theta;
         for (Eigen::Index u = 0; u < P; ++u) {
             if (mOptions.loss == SampleLoss::Logistic) {
                 value += w[u] * (softplus(z[u]) - b[u] * z[u]);
@@ -299,24 +319,34 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
             }
         }
         if (grad) {
-            Eigen::VectorXd coef = w; // w_u · (clip scale)_u
-            if (clip > 0) {
-                for (Eigen::Index u = 0; u < P; ++u) {
+            // z becomes the coefficient w_u · (clip scale)_u.
+            double coefSum = 0.0;
+            for (Eigen::Index u = 0; u < P; ++u) {
+                double coef = w[u];
+                if (clip > 0) {
                     const double norm = (r[u] * A.row(u).transpose() + ridge * theta).lpNorm<1>();
                     if (norm > clip)
-                        coef[u] *= clip / norm;
+                        coef *= clip / norm;
                 }
+                z[u] = coef;
+                coefSum += coef;
+                r[u] *= coef;
             }
-            *grad = A.transpose() * coef.cwiseProduct(r);
-            *grad += (ridge * coef.sum()) * theta;
+            grad->resize(theta.size());
+            grad->noalias() = A.transpose() * r;
+            *grad += (ridge * coefSum) * theta;
         }
         return value;
     }
 
     // Softmax: Θ is d_f × K, column c = class c.
+    thread_local Eigen::MatrixXd ZBuffer;
     const Eigen::Index df = A.cols();
     const Eigen::Map<const Eigen::MatrixXd> Theta(theta.data(), df, mClasses);
-    Eigen::MatrixXd Z = A * Theta; // P × K logits, then residuals p − e_b
+    if (ZBuffer.rows() < P || ZBuffer.cols() != mClasses)
+        ZBuffer.resize(std::max({P, 2 * ZBuffer.rows(), Eigen::Index(1024)}), mClasses);
+    auto Z = ZBuffer.topRows(P);
+    Z.noalias() = A * Theta; // P × K logits, then residuals p − e_b
     for (Eigen::Index u = 0; u < P; ++u) {
         const double zmax = Z.row(u).maxCoeff();
         double sum = 0.0;
@@ -329,7 +359,8 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
         Z(u, label) -= 1.0;
     }
     if (grad) {
-        Eigen::VectorXd coef = w;
+        auto coef = scratch(rBuffer, P);
+        coef = w;
         if (clip > 0) {
             for (Eigen::Index u = 0; u < P; ++u) {
                 double norm = 0.0;
@@ -339,10 +370,12 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
                     coef[u] *= clip / norm;
             }
         }
+        const double coefSum = coef.sum();
+        Z.array().colwise() *= coef.array();
         grad->resize(theta.size());
         Eigen::Map<Eigen::MatrixXd> G(grad->data(), df, mClasses);
-        G.noalias() = A.transpose() * (coef.asDiagonal() * Z);
-        G += (ridge * coef.sum()) * Theta;
+        G.noalias() = A.transpose() * Z;
+        G += (ridge * coefSum) * Theta;
     }
     return value;
 }
@@ -352,24 +385,27 @@ double OnlineStreamProblem::agentLoss(int i, const Eigen::Ref<const Eigen::Vecto
 {
     const AgentStream &agent = mAgents[static_cast<std::size_t>(i)];
     const long long K = samplesReceived(t);
+    thread_local Eigen::VectorXd w;
     if (mOptions.gradient == StreamGradient::Cumulative) {
-        Eigen::VectorXd w;
         const Eigen::Index P = cumulativeWeights(agent, K, w);
-        return weightedLoss(agent.rows.topRows(P), agent.labels.head(P), w, theta,
+        return weightedLoss(agent.rows.topRows(P), agent.labels.head(P), w.head(P), theta,
                             mOptions.clipL1, grad);
     }
     const long long W = mOptions.window > 0 ? mOptions.window : mOptions.samplesPerIteration;
     const long long first = std::max(0LL, K - W);
     const auto count = static_cast<Eigen::Index>(K - first);
     const auto L = static_cast<long long>(agent.sequence.size());
-    Eigen::MatrixXd A(count, mFeatures.cols());
-    Eigen::VectorXd b(count);
+    thread_local Eigen::MatrixXd A;
+    thread_local Eigen::VectorXd b;
+    A.resize(count, mFeatures.cols());
+    b.resize(count);
     for (Eigen::Index k = 0; k < count; ++k) {
         const int row = agent.sequence[static_cast<std::size_t>((first + k) % L)];
         A.row(k) = mFeatures.row(row);
         b[k] = mLabels[row];
     }
-    const Eigen::VectorXd w = Eigen::VectorXd::Constant(count, 1.0 / static_cast<double>(count));
+    w.resize(count);
+    w.setConstant(1.0 / static_cast<double>(count));
     return weightedLoss(A, b, w, theta, mOptions.clipL1, grad);
 }
 
@@ -377,8 +413,9 @@ void OnlineStreamProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
                                  Eigen::Ref<Eigen::VectorXd> out, long long t) const
 {
     assert(X.rows() == agentCount() && X.cols() == mDimension && "values: X must be agents × dimension");
+    thread_local Eigen::VectorXd x;
     for (int i = 0; i < agentCount(); ++i) {
-        const Eigen::VectorXd x = X.row(i).transpose();
+        x = X.row(i).transpose();
         out[i] = agentLoss(i, x, t, nullptr);
     }
 }
@@ -387,11 +424,106 @@ void OnlineStreamProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
                                     Eigen::Ref<Eigen::MatrixXd> out, long long t) const
 {
     assert(X.rows() == agentCount() && X.cols() == mDimension && "gradients: X must be agents × dimension");
-    Eigen::VectorXd g;
+    thread_local Eigen::VectorXd x, g;
     for (int i = 0; i < agentCount(); ++i) {
-        const Eigen::VectorXd x = X.row(i).transpose();
+        x = X.row(i).transpose();
         agentLoss(i, x, t, &g);
         out.row(i) = g.transpose();
+    }
+}
+
+void OnlineStreamProblem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::VectorXd> out,
+                                      long long t) const
+{
+    assert(X.cols() == mDimension && out.size() == X.rows() && "crossValues: shapes");
+    // Merge the agents' weighted sample sets of iteration t over the pool rows.
+    thread_local Eigen::VectorXd poolWeight, agentWeights;
+    thread_local std::vector<int> used;
+    const Eigen::Index N = mFeatures.rows();
+    if (poolWeight.size() != N) {
+        poolWeight = Eigen::VectorXd::Zero(N);
+        used.reserve(static_cast<std::size_t>(N));
+    }
+    used.clear();
+    auto add = [&](int row, double w) {
+        if (poolWeight[row] == 0.0)
+            used.push_back(row);
+        poolWeight[row] += w;
+    };
+    const long long K = samplesReceived(t);
+    for (const AgentStream &agent : mAgents) {
+        if (mOptions.gradient == StreamGradient::Cumulative) {
+            const Eigen::Index P = cumulativeWeights(agent, K, agentWeights);
+            for (Eigen::Index u = 0; u < P; ++u)
+                add(agent.poolRows[static_cast<std::size_t>(u)], agentWeights[u]);
+        } else {
+            const long long W = mOptions.window > 0 ? mOptions.window : mOptions.samplesPerIteration;
+            const long long first = std::max(0LL, K - W);
+            const auto L = static_cast<long long>(agent.sequence.size());
+            const double w = 1.0 / static_cast<double>(K - first);
+            for (long long k = first; k < K; ++k)
+                add(agent.sequence[static_cast<std::size_t>(k % L)], w);
+        }
+    }
+    const auto P = static_cast<Eigen::Index>(used.size());
+    // Buffers grow geometrically (to the whole pool when it is small), so that the per-iteration
+    // call stops allocating once the set of rows in use stops growing.
+    thread_local Eigen::MatrixXd ABuffer, ZBuffer;
+    thread_local Eigen::VectorXd bBuffer, wBuffer;
+    if (ABuffer.rows() < P || ABuffer.cols() != mFeatures.cols()) {
+        const Eigen::Index rows = std::min(N, std::max({P, 2 * ABuffer.rows(), Eigen::Index(1024)}));
+        ABuffer.resize(rows, mFeatures.cols());
+        bBuffer.resize(rows);
+        wBuffer.resize(rows);
+    }
+    auto A = ABuffer.topRows(P);
+    auto b = bBuffer.head(P);
+    auto w = wBuffer.head(P);
+    for (Eigen::Index u = 0; u < P; ++u) {
+        const int row = used[static_cast<std::size_t>(u)];
+        A.row(u) = mFeatures.row(row);
+        b[u] = mLabels[row];
+        w[u] = poolWeight[row];
+        poolWeight[row] = 0.0;
+    }
+    const double weightSum = w.sum(); // = number of agents
+    const double ridge = mOptions.ridge;
+    const Eigen::Index zCols = mOptions.loss == SampleLoss::Softmax ? mClasses : X.rows();
+    if (ZBuffer.rows() < ABuffer.rows() || ZBuffer.cols() != zCols)
+        ZBuffer.resize(ABuffer.rows(), zCols);
+    auto Z = ZBuffer.topRows(P);
+    if (mOptions.loss != SampleLoss::Softmax) {
+        Z.noalias() = A * X.transpose(); // P × rows: every margin of every decision at once
+        for (Eigen::Index r = 0; r < X.rows(); ++r) {
+            double value = 0.5 * ridge * X.row(r).squaredNorm() * weightSum;
+            for (Eigen::Index u = 0; u < P; ++u) {
+                const double z = Z(u, r);
+                if (mOptions.loss == SampleLoss::Logistic) {
+                    value += w[u] * (softplus(z) - b[u] * z);
+                } else {
+                    const double e = z - b[u];
+                    value += w[u] * 0.5 * e * e;
+                }
+            }
+            out[r] = value;
+        }
+        return;
+    }
+    const Eigen::Index df = A.cols();
+    thread_local Eigen::VectorXd theta;
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+        theta = X.row(r).transpose();
+        const Eigen::Map<const Eigen::MatrixXd> Theta(theta.data(), df, mClasses);
+        Z.noalias() = A * Theta; // P × K logits
+        double value = 0.5 * ridge * theta.squaredNorm() * weightSum;
+        for (Eigen::Index u = 0; u < P; ++u) {
+            const double zmax = Z.row(u).maxCoeff();
+            double sum = 0.0;
+            for (Eigen::Index c = 0; c < mClasses; ++c)
+                sum += std::exp(Z(u, c) - zmax);
+            value += w[u] * (zmax + std::log(sum) - Z(u, static_cast<Eigen::Index>(b[u])));
+        }
+        out[r] = value;
     }
 }
 

@@ -118,7 +118,7 @@ Result<std::shared_ptr<const Problem>> buildOnline(const Json &resolved, const P
     options.window = static_cast<int>(paramInt(resolved, "window"));
     options.clipL1 = paramReal(resolved, "clip_l1");
 
-    const Eigen::MatrixXd &X = data->samples().X;
+    const Eigen::MatrixXd X = data->samples().X; // the pool, column-major for the stream
     const Eigen::VectorXd &y = data->samples().y;
     const auto pool = static_cast<int>(X.rows());
     std::vector<std::vector<int>> sequences;

@@ -156,6 +156,24 @@ void BM_LaplaceDraw(benchmark::State &state)
 }
 BENCHMARK(BM_LaplaceDraw);
 
+/** The counter-based block sampler the algorithms use: one block of `size` draws. */
+void BM_NoiseBlock(benchmark::State &state, bool gaussian)
+{
+    const NoiseStream noise(1);
+    std::vector<double> out(static_cast<std::size_t>(state.range(0)));
+    std::uint64_t t = 0;
+    for (auto _ : state) {
+        if (gaussian)
+            noise.gaussian(t++, 1.0, out.data(), out.size());
+        else
+            noise.laplace(t++, 1.0, out.data(), out.size());
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK_CAPTURE(BM_NoiseBlock, laplace, false)->Arg(100)->Arg(1000);
+BENCHMARK_CAPTURE(BM_NoiseBlock, gaussian, true)->Arg(100)->Arg(1000);
+
 void BM_RunnerTeachingPreset(benchmark::State &state)
 {
     auto e = loadExperimentFile(std::string(DPLAB_SOURCE_DIR) + "/resources/presets/teaching-push-pull-quadratic.json");

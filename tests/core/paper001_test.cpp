@@ -527,22 +527,26 @@ TEST(Pgtc, IdentityAndGammaOneIsDiaDspWithTheSameNoise)
                        Json{{"s_x", sx}, {"s_y", sy}, {"q", q}});
     auto alg = start(s, "pgtc");
     const int n = 6, d = 4;
-    std::vector<Rng> rx, ry;
+    // Block k of each agent's NoiseX / NoiseY noise stream (the counter-based sampler).
+    std::vector<NoiseStream> rx, ry;
     for (int i = 0; i < n; ++i) {
-        rx.push_back(s.ctx.noise.stream(i, RngPurpose::NoiseX));
-        ry.push_back(s.ctx.noise.stream(i, RngPurpose::NoiseY));
+        rx.push_back(s.ctx.noise.noiseStream(i, RngPurpose::NoiseX));
+        ry.push_back(s.ctx.noise.noiseStream(i, RngPurpose::NoiseY));
     }
     Eigen::MatrixXd x = s.ctx.x0, g(n, d), gNext(n, d);
     s.problem->gradients(x, g, 0);
     Eigen::MatrixXd y = g;
+    Eigen::VectorXd draw(d);
     for (int k = 0; k < 60; ++k) {
         Eigen::MatrixXd xa = x, ya = y;
-        for (int i = 0; i < n; ++i)
-            for (int c = 0; c < d; ++c)
-                xa(i, c) += rx[i].laplace(sx * std::pow(q, k));
-        for (int i = 0; i < n; ++i)
-            for (int c = 0; c < d; ++c)
-                ya(i, c) += ry[i].laplace(sy * std::pow(q, k));
+        for (int i = 0; i < n; ++i) {
+            rx[i].laplace(k, sx * std::pow(q, k), draw);
+            xa.row(i) += draw.transpose();
+        }
+        for (int i = 0; i < n; ++i) {
+            ry[i].laplace(k, sy * std::pow(q, k), draw);
+            ya.row(i) += draw.transpose();
+        }
         x = s.ctx.W * xa - eta * y;
         s.problem->gradients(x, gNext, k + 1);
         y = s.ctx.W * ya + gNext - g;

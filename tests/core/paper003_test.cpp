@@ -246,10 +246,12 @@ TEST(RobustDpGt, TrackingIdentityHoldsToMachinePrecisionWithNoise)
     auto algo = start(s);
     algo->setRecordMessages(true);
     const int n = 4, d = 2;
-    // The noise must be β_k × one Lap(b_η) draw per agent and iteration from its NoiseY stream.
-    std::vector<Rng> streams;
+    // The noise must be β_k × one Lap(b_η) vector per agent and iteration: block k of its NoiseY
+    // noise stream (the counter-based sampler).
+    std::vector<NoiseStream> streams;
     for (int i = 0; i < n; ++i)
-        streams.push_back(Rng::stream(17, 0, 0, i, RngPurpose::NoiseY));
+        streams.push_back(NoiseStream::stream(17, 0, 0, i, RngPurpose::NoiseY));
+    Eigen::VectorXd draw(d);
 
     Eigen::VectorXd cumulative = algo->state("s")->colwise().sum().transpose(); // Σ_i s_{i,0} = 0
     double cumulativeScale = 0.0;
@@ -262,11 +264,13 @@ TEST(RobustDpGt, TrackingIdentityHoldsToMachinePrecisionWithNoise)
         const double gamma = 2.0 / std::pow(k + 1.0, 1.1);
         const double beta = 1.0 / std::pow(k + 1.0, 0.05);
 
-        for (int i = 0; i < n; ++i)
+        for (int i = 0; i < n; ++i) {
+            streams[static_cast<std::size_t>(i)].laplace(static_cast<std::uint64_t>(k), 0.7, draw);
             for (int j = 0; j < d; ++j) {
-                const double expected = beta * streams[static_cast<std::size_t>(i)].laplace(0.7);
+                const double expected = beta * draw[j];
                 ASSERT_NEAR(noise(i, j), expected, 1e-15 * (1 + std::abs(expected))) << k;
             }
+        }
 
         const Eigen::VectorXd lhs = (sNew - sOld).colwise().sum().transpose();
         Eigen::VectorXd rhs = gamma * grad.colwise().sum().transpose();

@@ -63,6 +63,11 @@ struct NoiseSource {
     {
         return Rng::stream(seed, run, repetition, agent, purpose);
     }
+    /** The counter-based noise stream of (seed, run, repetition, agent, purpose). */
+    NoiseStream noiseStream(int agent, RngPurpose purpose) const
+    {
+        return NoiseStream::stream(seed, run, repetition, agent, purpose);
+    }
 };
 
 /** Everything an algorithm gets at reset. */

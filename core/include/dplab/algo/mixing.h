@@ -8,7 +8,10 @@
 //             or plainly out = W x (apply).
 //  Broadcast  one message channel ("x", "y", "s", ...): every agent draws its noise once per
 //             message, adds it to its clean vector, applies the compressor, and broadcasts the
-//             result to all out-neighbours; bits are charged once per broadcast.
+//             result to all out-neighbours; bits are charged once per broadcast. The noise of
+//             agent i's t-th message (t = 0, 1, ...: the iteration, for the algorithms that send
+//             once per step on a channel) is block t of NoiseStream (i, purpose): a function of
+//             (seed, run, repetition, agent, purpose, t, element) only.
 //
 // Threading: both are owned by one algorithm instance; not thread-safe. Neither allocates
 // after construction (the hot loop stays allocation-free unless messages are recorded).
@@ -40,10 +43,15 @@ public:
 
     const Eigen::VectorXd &diagonal() const { return mDiagonal; }
     const Eigen::SparseMatrix<double, Eigen::RowMajor> &offDiagonal() const { return mOffDiagonal; }
+    /** Whether mix() uses the dense off-diagonal product (density ≥ DenseThreshold). */
+    bool dense() const { return mDense.size() > 0; }
+    /** Off-diagonal density from which the dense product is used. */
+    static constexpr double DenseThreshold = 0.25;
 
 private:
     Eigen::VectorXd mDiagonal;
     Eigen::SparseMatrix<double, Eigen::RowMajor> mOffDiagonal;
+    Eigen::MatrixXd mDense; ///< off-diagonal part, dense; empty for sparse graphs
 };
 
 /** The noise law of a channel. */
@@ -54,7 +62,7 @@ class Broadcast
 public:
     Broadcast() = default;
     /** A channel named `name` for n agents sending d-vectors; agent i's noise comes from
-     *  noise.stream(i, noisePurpose), its compressor randomness from
+     *  noise.noiseStream(i, noisePurpose) (block t = the number of earlier sends), its compressor randomness from
      *  noise.stream(i, RngPurpose::Compressor) offset by the purpose (so two channels never
      *  share compressor numbers). */
     Broadcast(std::string name, int n, int d, const NoiseSource &noise, RngPurpose noisePurpose,
@@ -76,7 +84,8 @@ private:
     std::string mName;
     NoiseLaw mLaw = NoiseLaw::Laplace;
     std::shared_ptr<const Compressor> mCompressor;
-    std::vector<Rng> mNoiseRng;
+    std::vector<NoiseStream> mNoiseStreams;
+    long long mSends = 0;
     std::vector<Rng> mCompressorRng;
     Eigen::MatrixXd mSent;
     Eigen::MatrixXd mNoise;

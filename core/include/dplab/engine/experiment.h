@@ -35,6 +35,8 @@ namespace dplab {
 
 inline constexpr const char *kExperimentFormat = "dplab-experiment";
 inline constexpr int kExperimentVersion = 1;
+/** Without "record_every", a run records at most this many iterations (plus iteration 0). */
+inline constexpr long long kDefaultRecordedPoints = 2000;
 
 struct RunSpec {
     std::string label;

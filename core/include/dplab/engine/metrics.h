@@ -50,7 +50,9 @@ std::vector<std::string> applicableMetrics(const Problem &problem, bool hasRefer
 
 /** Computes the per-iteration metrics of one repetition, keeping the running sums the online
  *  metrics need (average loss and regret are cumulative over every iteration, recorded or
- *  not, so `observe` must be called at every iteration for online problems). */
+ *  not, so `observe` must be called at every iteration for online problems; it costs one
+ *  Problem::crossValues call). compute() evaluates F, ∇F and the accuracies at x̄ in one
+ *  Problem::evaluateGlobal pass. */
 class MetricTracker
 {
 public:
@@ -73,8 +75,10 @@ private:
     double mLossSum = 0.0;   ///< Σ_τ (1/n) Σ_i Σ_j f_{τ,j}(x_i(τ)) / n
     double mRegretSum = 0.0; ///< Σ_τ (1/n) Σ_i [F_τ(x_i(τ)) − F_τ(x_ref)]
     long long mObserved = 0;
-    Eigen::MatrixXd mReplicated;
-    Eigen::VectorXd mValues;
+    GlobalRequest mRequest;     ///< what compute() asks evaluateGlobal for
+    GlobalEvaluation mGlobal;
+    Eigen::MatrixXd mStacked;   ///< the n decisions, then x_ref (online)
+    Eigen::VectorXd mCross;
 };
 
 } // namespace dplab

@@ -151,6 +151,7 @@ Result<Shard> parseShard(const std::string &text, const std::string &option);
 struct PointResult {
     Json value; ///< sweep value (null without a sweep)
     std::optional<Reference> reference;
+    double referenceSeconds = 0.0; ///< wall time of the reference solve (before any run starts)
     std::vector<RunResult> runs;
 };
 

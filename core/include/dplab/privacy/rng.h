@@ -6,12 +6,18 @@
 // splitmix64; Laplace and Gaussian draws are computed here from the raw 64-bit output
 // (never std::*_distribution, whose results differ between standard libraries).
 //
-// Threading: an Rng is not thread-safe; give each thread / agent its own stream.
+// Noise (NoiseStream below) is counter-based: the draw for element e of block t of a stream is a
+// pure function of (stream key, t, e), computed in blocks by a branch-free transform that the
+// compiler vectorises. See NoiseStream for the exact transform.
+//
+// Threading: an Rng is not thread-safe; give each thread / agent its own stream. NoiseStream is
+// immutable (its draws are const), so it may be shared.
 #pragma once
 
 #include <Eigen/Core>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace dplab {
@@ -61,6 +67,66 @@ private:
     double mSpare = 0.0;
     bool mHasSpare = false;
 };
+
+/** Counter-based noise for differential privacy: block t of the stream keyed by
+ *  (seed, run, repetition, agent, purpose) — t is the iteration / message number — has as
+ *  element e a value that depends on nothing else (not on earlier draws, the thread, the other
+ *  agents, or whether earlier blocks were drawn at all).
+ *
+ *  The transform (fixed; changing it changes every noisy result):
+ *   - key K = the same splitmix64 hash of (seed, run, repetition, agent, purpose) as
+ *     Rng::stream;  block state  B_t = mix(K ⊕ (t·γ + c)),  γ = 0x9e3779b97f4a7c15,
+ *     c = 0x632be59bd9b4e019;  raw word  r_j = mix(B_t + (j+1)·γ)  (splitmix64 output j of
+ *     the generator seeded with B_t; mix = splitmix64's finaliser);
+ *   - uniform  v(r) = (⌊r / 2^12⌋ + ½)·2^-52 ∈ (0, 1), built exactly from the bits;
+ *   - Laplace(0, b), element e:  r = r_e,  x = ±b·(−ln v(r)), the sign − when bit 0 of r is 1
+ *     (|x| = −b ln v is exponential with mean b; an independent sign makes it Laplace);
+ *   - N(0, σ²), elements 2j and 2j+1 (Box–Muller on r_{2j}, r_{2j+1}):  ρ = √(−2 ln v(r_{2j})),
+ *     quadrant q = top two bits of r_{2j+1}, φ = (f − ½)·π/2 with f ∈ [0, 1) the next 52 bits,
+ *     θ = qπ/2 + φ (uniform on a full turn);  x_{2j} = σρ cos θ,  x_{2j+1} = σρ sin θ;
+ *   - ln, sin and cos are fdlibm's polynomial kernels (e_log.c, k_sin.c, k_cos.c, < 1 ulp),
+ *     written out here in plain double arithmetic without branches, compiled without FMA
+ *     contraction: a seed gives the same bits on every x86-64 machine and vector width.
+ *  Cost: about 2 ns per Laplace element scalar, less vectorised (vs ~22 ns for Rng::laplace). */
+class NoiseStream
+{
+public:
+    NoiseStream() = default;
+    explicit NoiseStream(std::uint64_t key) : mKey(key) {}
+    /** The stream for (seed, run, repetition, agent, purpose): key = Rng::stream's seed hash. */
+    static NoiseStream stream(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition,
+                              std::int64_t agent, RngPurpose purpose);
+
+    std::uint64_t key() const { return mKey; }
+    /** out[e] = Laplace(0, b) element e of block t, e < size. b = 0 gives zeros. */
+    void laplace(std::uint64_t t, double b, double *out, std::size_t size) const;
+    void laplace(std::uint64_t t, double b, Eigen::Ref<Eigen::VectorXd> out) const
+    {
+        laplace(t, b, out.data(), static_cast<std::size_t>(out.size()));
+    }
+    /** out[e] = N(0, σ²) element e of block t. σ = 0 gives zeros. */
+    void gaussian(std::uint64_t t, double sigma, double *out, std::size_t size) const;
+    void gaussian(std::uint64_t t, double sigma, Eigen::Ref<Eigen::VectorXd> out) const
+    {
+        gaussian(t, sigma, out.data(), static_cast<std::size_t>(out.size()));
+    }
+    /** The raw words r_j, j < size, of block t (for tests). */
+    void raw(std::uint64_t t, std::uint64_t *out, std::size_t size) const;
+
+private:
+    std::uint64_t mKey = 0;
+};
+
+/** ln x for x in [2^-1022, ∞), the branch-free fdlibm kernel NoiseStream uses (< 1 ulp). */
+double noiseLog(double x);
+/** sin and cos of φ, |φ| ≤ π/4, fdlibm's kernels as NoiseStream uses them. */
+double noiseSin(double phi);
+double noiseCos(double phi);
+
+/** The 64-bit key of (seed, run, repetition, agent, purpose): Rng::stream's seed and
+ *  NoiseStream::stream's key. */
+std::uint64_t streamKey(std::uint64_t seed, std::uint64_t run, std::uint64_t repetition, std::int64_t agent,
+                        RngPurpose purpose);
 
 /** splitmix64 step: the mixing function used to derive stream keys. */
 std::uint64_t splitmix64(std::uint64_t &state);

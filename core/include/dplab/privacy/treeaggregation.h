@@ -47,7 +47,8 @@ class PrivateSum
 public:
     PrivateSum() = default;
     /** A tree for up to `capacity` leaves of dimension d whose nodes are noised with i.i.d.
-     *  Laplace(0, scale) coordinates drawn from `rng` (scale 0: no noise, no draws). */
+     *  Laplace(0, scale) coordinates (scale 0: no noise, no draws): the NoiseStream keyed by the
+     *  first word of `rng`, node (l, j) completed by leaf t = (j+1)·2^l taking block t·64 + l. */
     PrivateSum(int d, long long capacity, double scale, Rng rng);
 
     /** Adds leaf t = count() + 1 with value w and returns the private prefix sum v̂_t.
@@ -82,7 +83,7 @@ private:
     long long mDraws = 0;
     int mLastTerms = 0;
     double mScale = 0.0;
-    Rng mRng;
+    NoiseStream mNoiseStream;
     std::vector<Eigen::VectorXd> mRaw;   ///< per level: running sum of the incomplete node
     std::vector<Eigen::VectorXd> mNoisy; ///< per level: last completed node, noised
     std::vector<Eigen::VectorXd> mNoise; ///< per level: the noise of that node

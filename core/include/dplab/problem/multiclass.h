@@ -55,6 +55,10 @@ public:
     /** out.row(i) = ∇f_{t,i}(X.row(i)) (unclipped). Cost O(n·q·p). */
     void gradients(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::MatrixXd> out,
                    long long t = 0) const override;
+    /** out(r) = Σ_j f_{t,j}(X.row(r)): round t's n examples scored under each row of X, one
+     *  matrix product per row. Cost O(rows·n·q·p). */
+    void crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::VectorXd> out,
+                     long long t) const override;
     /** F(x): every example of every stream, weighted by multiplicity. Cost O(N·q·p). */
     double globalValue(const Eigen::VectorXd &x) const override;
     Eigen::VectorXd globalGradient(const Eigen::VectorXd &x) const override;

@@ -81,9 +81,11 @@ struct RandomQuadraticOptions {
 QuadraticProblem randomQuadratic(int agents, int dimension, const RandomQuadraticOptions &options,
                                  Rng &rng, const Json &facts = Json::object());
 
-/** Per-agent samples stacked in one matrix: agent i owns rows offsets[i] .. offsets[i+1] − 1. */
+/** Per-agent samples stacked in one ROW-MAJOR matrix: agent i owns rows offsets[i] ..
+ *  offsets[i+1] − 1, one contiguous block of memory, so its gradient streams it once. */
 struct AgentSamples {
-    Eigen::MatrixXd X;
+    using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    Matrix X;
     Eigen::VectorXd y;
     std::vector<Eigen::Index> offsets; ///< n + 1 entries, offsets[0] = 0
 
@@ -111,6 +113,11 @@ public:
                 long long t = 0) const override;
     void gradients(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::MatrixXd> out,
                    long long t = 0) const override;
+    double globalValue(const Eigen::VectorXd &x) const override;
+    Eigen::VectorXd globalGradient(const Eigen::VectorXd &x) const override;
+    /** Value and gradient from one residual pass over all samples. */
+    void evaluateGlobal(const Eigen::VectorXd &x, const GlobalRequest &request,
+                        GlobalEvaluation &out) const override;
     std::optional<Eigen::MatrixXd> globalHessian(const Eigen::VectorXd &x) const override;
     /** nullopt when the Hessian is singular (λ = 0 and rank-deficient data). */
     std::optional<Eigen::VectorXd> closedFormOptimum() const override;
@@ -127,6 +134,8 @@ private:
     double mLocalMu = 0.0;
     double mLocalL = 0.0;
     Json mFacts;
+
+    double globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *grad) const;
 };
 
 /** ℓ2-regularised binary logistic regression, labels ±1:
@@ -149,6 +158,11 @@ public:
                 long long t = 0) const override;
     void gradients(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::MatrixXd> out,
                    long long t = 0) const override;
+    double globalValue(const Eigen::VectorXd &x) const override;
+    Eigen::VectorXd globalGradient(const Eigen::VectorXd &x) const override;
+    /** Value, gradient and training accuracy from one pass computing the margins X x. */
+    void evaluateGlobal(const Eigen::VectorXd &x, const GlobalRequest &request,
+                        GlobalEvaluation &out) const override;
     /** (1/n) Σ_i (1/m_i) X_iᵀ diag(σ(1 − σ)) X_i + λI. Cost M·d². */
     std::optional<Eigen::MatrixXd> globalHessian(const Eigen::VectorXd &x) const override;
     /** Fraction of samples with sign(x·a) = y (x·a = 0 counts as +1), over all agents' training
@@ -166,6 +180,10 @@ private:
     double mLambda = 0.0;
     double mLocalL = 0.0; ///< max_i λ_max(X_iᵀX_i)/(4 m_i) + λ
     Json mFacts;
+
+    /** F, ∇F (when grad is non-null) and the count of correctly classified training samples
+     *  (when correct is non-null) from the margins X x. */
+    double globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *grad, Eigen::Index *correct) const;
 };
 
 // --- Registry --------------------------------------------------------------------------------

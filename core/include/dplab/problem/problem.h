@@ -27,6 +27,21 @@ struct Reference {
     std::string method;        ///< "closed form", "newton", "l-bfgs"
 };
 
+/** What Problem::evaluateGlobal computes at one point (the metrics at x̄). */
+struct GlobalRequest {
+    bool value = false;
+    bool gradient = false;
+    bool trainAccuracy = false;
+    bool testAccuracy = false;
+};
+
+struct GlobalEvaluation {
+    double value = 0.0;
+    Eigen::VectorXd gradient;
+    std::optional<double> trainAccuracy;
+    std::optional<double> testAccuracy;
+};
+
 class Problem
 {
 public:
@@ -57,6 +72,18 @@ public:
     /** Classification accuracy of x on the training (test = false) or held-out split;
      *  nullopt when the problem is not a classifier or has no such split. */
     virtual std::optional<double> accuracy(const Eigen::VectorXd &x, bool test) const;
+    /** F(x), ∇F(x) and the accuracies at x, as requested, in one pass over the data where the
+     *  problem can share the work (the logistic margins serve all three). Default: the separate
+     *  calls. Values equal the separate calls up to round-off. */
+    virtual void evaluateGlobal(const Eigen::VectorXd &x, const GlobalRequest &request,
+                                GlobalEvaluation &out) const;
+    /** out(r) = Σ_j f_{t,j}(X.row(r)), j over all agents, for any number of rows of X: each
+     *  decision scored on every agent's loss of iteration t (the online average loss and
+     *  regret). Default: values() on each row replicated over the agents, rows·n evaluations;
+     *  online problems override it with one matrix product over the samples of iteration t. */
+    virtual void crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::VectorXd> out,
+                             long long t) const;
+
     /** Facts for summary.json and the report: type, data source, samples per agent, ... */
     virtual Json describe() const = 0;
 };

@@ -131,6 +131,13 @@ public:
     void gradients(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::MatrixXd> out,
                    long long t = 0) const override;
 
+    /** out(r) = Σ_j f_t^j(X.row(r)) for any number of rows. Σ_j f_t^j is linear in the agents'
+     *  sample weights, so the agents' weighted sets are merged over the pool rows (weights added)
+     *  and every row of X is scored with one matrix product over the merged rows:
+     *  O(P·d·rows) for P distinct pool rows in use, instead of rows·n evaluations. */
+    void crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref<Eigen::VectorXd> out,
+                     long long t) const override;
+
     /** The population objective F (see the header comment); never clipped. */
     double globalValue(const Eigen::VectorXd &x) const override;
     Eigen::VectorXd globalGradient(const Eigen::VectorXd &x) const override;
@@ -168,6 +175,7 @@ public:
 private:
     struct AgentStream {
         std::vector<int> sequence;            ///< pool rows, arrival order (length L)
+        std::vector<int> poolRows;            ///< pool row of each distinct row
         Eigen::MatrixXd rows;                 ///< distinct rows, first-arrival order (P×d_f)
         Eigen::VectorXd labels;               ///< their labels
         std::vector<long long> firstArrival;  ///< ascending
@@ -175,7 +183,7 @@ private:
     };
 
     OnlineStreamProblem() = default;
-    /** Fills `weights` (size P) with the multiplicity share of every distinct row of learner i
+    /** Fills `weights` (head P; the vector may be longer) with the multiplicity share of every distinct row of learner i
      *  received within positions [0, K); returns P. */
     Eigen::Index cumulativeWeights(const AgentStream &agent, long long K,
                                    Eigen::VectorXd &weights) const;

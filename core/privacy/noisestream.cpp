@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// NoiseStream: counter-based Laplace / Gaussian blocks (see rng.h for the transform).
+// Everything here is plain double and 64-bit integer arithmetic without branches or calls in the
+// element loops, so the compiler vectorises them; this file is compiled with
+// -ffp-contract=off -fno-math-errno (core/CMakeLists.txt) so that no build contracts a*b+c into an FMA and the
+// numbers are the same on every machine and vector width.
+#include "dplab/privacy/rng.h"
+
+#include <bit>
+#include <cmath>
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace dplab {
+
+namespace {
+
+constexpr std::uint64_t Gamma = 0x9e3779b97f4a7c15ULL;
+constexpr std::uint64_t BlockConstant = 0x632be59bd9b4e019ULL;
+
+inline std::uint64_t mix(std::uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+inline std::uint64_t blockState(std::uint64_t key, std::uint64_t t)
+{
+    return mix(key ^ (t * Gamma + BlockConstant));
+}
+
+inline double fromBits(std::uint64_t u)
+{
+    return std::bit_cast<double>(u);
+}
+
+inline std::uint64_t toBits(double x)
+{
+    return std::bit_cast<std::uint64_t>(x);
+}
+
+/** (⌊r / 2^12⌋ + ½)·2^-52: [1, 2) from the top 52 bits, minus (1 − 2^-53) — exact (Sterbenz). */
+inline double openUniform(std::uint64_t r)
+{
+    return fromBits((r >> 12) | 0x3ff0000000000000ULL) - (1.0 - 0x1.0p-53);
+}
+
+// fdlibm e_log.c
+constexpr double Ln2Hi = 6.93147180369123816490e-01;
+constexpr double Ln2Lo = 1.90821492927058770002e-10;
+constexpr double Lg1 = 6.666666666666735130e-01;
+constexpr double Lg2 = 3.999999999940941908e-01;
+constexpr double Lg3 = 2.857142874366239149e-01;
+constexpr double Lg4 = 2.222219843214978396e-01;
+constexpr double Lg5 = 1.818357216161805012e-01;
+constexpr double Lg6 = 1.531383769920937332e-01;
+constexpr double Lg7 = 1.479819860511658591e-01;
+
+/** ln x for positive normal x: x = 2^k m, m ∈ [√½, √2), ln x = k ln 2 + ln m with fdlibm's
+ *  polynomial for ln m = 2 atanh(f / (2 + f)), f = m − 1. */
+inline double logKernel(double x)
+{
+    const std::uint64_t bits = toBits(x);
+    // fdlibm's normalisation without branches: i = 2^52 when the mantissa is above ≈ √2, then
+    // m = mantissa / 2 (exponent field 0x3fe instead of 0x3ff) and k + 1.
+    const std::uint64_t mantissa = bits & 0x000fffffffffffffULL;
+    const std::uint64_t i = (mantissa + 0x00095f6400000000ULL) & 0x0010000000000000ULL;
+    const double m = fromBits(mantissa | (i ^ 0x3ff0000000000000ULL));
+    // Exponent (+1) as a double, exactly: 2^52 + e (magic-number conversion), minus 2^52 + 1023.
+    const double k = fromBits(0x4330000000000000ULL | ((bits >> 52) + (i >> 52))) - (4503599627370496.0 + 1023.0);
+    const double f = m - 1.0;
+    const double s = f / (2.0 + f);
+    const double z = s * s;
+    const double w = z * z;
+    const double t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
+    const double t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
+    const double R = t2 + t1;
+    const double hfsq = 0.5 * f * f;
+    return k * Ln2Hi - ((hfsq - (s * (hfsq + R) + k * Ln2Lo)) - f);
+}
+
+// fdlibm k_sin.c / k_cos.c
+constexpr double S1 = -1.66666666666666324348e-01;
+constexpr double S2 = 8.33333333332248946124e-03;
+constexpr double S3 = -1.98412698298579493134e-04;
+constexpr double S4 = 2.75573137070700676789e-06;
+constexpr double S5 = -2.50507602534068634195e-08;
+constexpr double S6 = 1.58969099521155010221e-10;
+constexpr double C1 = 4.16666666666666019037e-02;
+constexpr double C2 = -1.38888888888741095749e-03;
+constexpr double C3 = 2.48015872894767294178e-05;
+constexpr double C4 = -2.75573143513906633035e-07;
+constexpr double C5 = 2.08757232129817482790e-09;
+constexpr double C6 = -1.13596475577881948265e-11;
+
+inline double sinKernel(double x)
+{
+    const double z = x * x;
+    const double v = z * x;
+    const double r = S2 + z * (S3 + z * (S4 + z * (S5 + z * S6)));
+    return x + v * (S1 + z * r);
+}
+
+inline double cosKernel(double x)
+{
+    const double z = x * x;
+    const double r = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
+    const double hz = 0.5 * z;
+    const double w = 1.0 - hz;
+    return w + (((1.0 - w) - hz) + z * r);
+}
+
+} // namespace
+
+double noiseLog(double x)
+{
+    return logKernel(x);
+}
+
+double noiseSin(double phi)
+{
+    return sinKernel(phi);
+}
+
+double noiseCos(double phi)
+{
+    return cosKernel(phi);
+}
+
+void NoiseStream::raw(std::uint64_t t, std::uint64_t *out, std::size_t size) const
+{
+    const std::uint64_t base = blockState(mKey, t);
+    for (std::size_t j = 0; j < size; ++j)
+        out[j] = mix(base + (j + 1) * Gamma);
+}
+
+namespace {
+
+/** The raw words r_j, j < size, of block t: the integer pass (64-bit multiplies, which SSE2/AVX2
+ *  cannot vectorise), kept apart from the floating-point pass, which the compiler vectorises. */
+std::uint64_t *rawWords(std::uint64_t key, std::uint64_t t, std::size_t size)
+{
+    thread_local std::vector<std::uint64_t> buffer;
+    if (buffer.size() < size)
+        buffer.resize(std::max<std::size_t>(size, 2 * buffer.size()));
+    const std::uint64_t base = blockState(key, t);
+    std::uint64_t *raw = buffer.data();
+    for (std::size_t j = 0; j < size; ++j)
+        raw[j] = mix(base + (j + 1) * Gamma);
+    return raw;
+}
+
+} // namespace
+
+void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t size) const
+{
+    if (b == 0.0) {
+        std::memset(out, 0, size * sizeof(double));
+        return;
+    }
+    const std::uint64_t *raw = rawWords(mKey, t, size);
+    for (std::size_t e = 0; e < size; ++e) {
+        const std::uint64_t r = raw[e];
+        const double magnitude = b * -logKernel(openUniform(r)); // > 0: v < 1
+        out[e] = fromBits(toBits(magnitude) ^ (r << 63));
+    }
+}
+
+void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size_t size) const
+{
+    if (sigma == 0.0) {
+        std::memset(out, 0, size * sizeof(double));
+        return;
+    }
+    const std::size_t pairs = (size + 1) / 2;
+    const std::uint64_t *raw = rawWords(mKey, t, 2 * pairs);
+    constexpr double HalfPi = 1.57079632679489661923;
+    auto pair = [&](std::size_t j, double &even, double &odd) {
+        const std::uint64_t r1 = raw[2 * j];
+        const std::uint64_t r2 = raw[2 * j + 1];
+        const double radius = sigma * std::sqrt(-2.0 * logKernel(openUniform(r1)));
+        const double f = fromBits(((r2 << 2) >> 12) | 0x3ff0000000000000ULL) - 1.0; // [0, 1)
+        const double phi = (f - 0.5) * HalfPi;
+        const double c = cosKernel(phi);
+        const double s = sinKernel(phi);
+        // θ = qπ/2 + φ, q = 2·b1 + b0 (the top two bits of r2): rotating (cos φ, sin φ) by q
+        // quarter turns gives q=0 (c, s), 1 (−s, c), 2 (−c, −s), 3 (s, −c): swap when b0, negate
+        // the cosine when b0 ⊕ b1 and the sine when b1 — as bit operations (no branches).
+        const std::uint64_t b1 = r2 >> 63, b0 = (r2 >> 62) & 1;
+        const std::uint64_t swap = 0 - b0; // all ones when b0
+        const std::uint64_t cb = toBits(c), sb = toBits(s);
+        const double cosTheta = fromBits(((cb & ~swap) | (sb & swap)) ^ ((b0 ^ b1) << 63));
+        const double sinTheta = fromBits(((sb & ~swap) | (cb & swap)) ^ (b1 << 63));
+        even = radius * cosTheta;
+        odd = radius * sinTheta;
+    };
+    const std::size_t full = size / 2;
+    for (std::size_t j = 0; j < full; ++j)
+        pair(j, out[2 * j], out[2 * j + 1]);
+    if (size % 2 == 1) {
+        double unused;
+        pair(full, out[size - 1], unused);
+    }
+}
+
+} // namespace dplab
