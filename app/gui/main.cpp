@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // dplab: the lab window. Thin by design (STYLE §2 item 1): everything lives in dplab_ui.
-//   dplab [--run] [--view live|comparison|sweep] [EXPERIMENT.json]
+//   dplab [--run] [--view live|comparison|sweep] [--teaching TAB] [--presentation] [EXPERIMENT.json]
 //   opens the file (or the default preset); --run starts the run at once; --view picks the
-//   result tab.
+//   result tab; --teaching records the experiment and shows a Teaching tab; --presentation
+//   starts in presentation mode.
 #include "mainwindow.h"
 #include "plotpanel.h"
+#include "teachingdock.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -39,6 +41,14 @@ int main(int argc, char *argv[])
     QCommandLineOption perAgentOption(QStringLiteral("epsilon-per-agent"),
                                       QStringLiteral("Show every agent's ε in the ε plot, not only the max."));
     parser.addOption(perAgentOption);
+    QCommandLineOption teachingOption(
+        QStringLiteral("teaching"),
+        QStringLiteral("Record the experiment and show a Teaching tab: network, message, eavesdropper, frontier, "
+                       "theory or notes."),
+        QStringLiteral("tab"));
+    parser.addOption(teachingOption);
+    QCommandLineOption presentationOption(QStringLiteral("presentation"), QStringLiteral("Start in presentation mode."));
+    parser.addOption(presentationOption);
     parser.process(app);
 
     dplab::MainWindow window;
@@ -53,6 +63,12 @@ int main(int argc, char *argv[])
         window.plotPanel()->setEpsilonPerAgent(true);
     if (parser.value(dialogOption) == QLatin1String("generator"))
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
+    if (auto *teaching = window.findChild<dplab::TeachingDock *>()) {
+        if (parser.isSet(presentationOption))
+            teaching->presentationAction()->setChecked(true);
+        if (parser.isSet(teachingOption))
+            QTimer::singleShot(0, teaching, [teaching, tab = parser.value(teachingOption)] { teaching->showTab(tab); });
+    }
     if (parser.isSet(runOption))
         QTimer::singleShot(0, &window, &dplab::MainWindow::startRun);
     return app.exec();

@@ -19,6 +19,7 @@
 #include "reportwriter.h"
 #include "runcontroller.h"
 #include "sweepview.h"
+#include "teachingdock.h"
 #include "textconvert.h"
 
 #include "dplab/common/files.h"
@@ -459,6 +460,21 @@ void MainWindow::createDocks()
     mViewMenu->addAction(panelDock->toggleViewAction());
     mViewMenu->addAction(inspectorDock->toggleViewAction());
     mViewMenu->addAction(plotDock->toggleViewAction());
+
+    // Teaching: playback, messages, eavesdropper, ε frontier, presentation mode (ui/teaching).
+    TeachingDock::Hooks teaching;
+    teaching.document = mDocument;
+    teaching.experimentPanel = mPanel;
+    teaching.plots = mPlots;
+    teaching.viewMenu = mViewMenu;
+    for (QAction *action : menuBar()->actions())
+        if (action->menu() && action->text() == tr("&Run"))
+            teaching.runMenu = action->menu();
+    teaching.panels = {{QStringLiteral("graph"), centralWidget()},
+                       {QStringLiteral("experiment"), panelDock},
+                       {QStringLiteral("inspector"), inspectorDock},
+                       {QStringLiteral("plots"), plotDock}};
+    TeachingDock::install(this, teaching, plotDock);
 }
 
 void MainWindow::createStatusBar()

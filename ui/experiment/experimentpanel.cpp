@@ -199,6 +199,7 @@ void ExperimentPanel::buildUi()
     problemForm->addRow(tr("Objective"), mProblemType);
     problemLayout->addLayout(problemForm);
     mProblemParams = new ParamForm(problemBox);
+    mProblemParams->setProperty("dplabJsonPath", QStringLiteral("problem"));
     problemLayout->addWidget(mProblemParams);
     mProblemGroupBox = new QWidget(problemBox);
     auto *groupLayout = new QVBoxLayout(mProblemGroupBox);
@@ -776,6 +777,9 @@ void ExperimentPanel::refreshRunEditor()
     }
     mParams->setValues(run.value("params", Json::object()));
     mPrivacy->setValues(run.value("privacy", Json::object()));
+    // Presentation mode finds the forms by JSON path (ui/teaching/presentationcontroller.h).
+    mParams->setProperty("dplabJsonPath", QStringLiteral("runs[%1].params").arg(mCurrentRun));
+    mPrivacy->setProperty("dplabJsonPath", QStringLiteral("runs[%1].privacy").arg(mCurrentRun));
     mPrivacyBox->setVisible(!algorithm->privacyParams.empty());
 
     // Compressor.
