@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
+#include "clifrontier.h"
 #include "interrupt.h"
 
 #ifdef DPLAB_CLI_REPORT
@@ -772,8 +773,10 @@ int main(int argc, char **argv)
             return commandGraph(argc, argv);
         if (command == "report")
             return commandReport(argc, argv);
+        if (command == "frontier")
+            return commandFrontier(argc, argv);
         if (command == "--help" || command == "-h" || command == "help") {
-            std::cout << kUsage;
+            std::cout << kUsage << "and:\n" << kFrontierUsage;
             return Success;
         }
     } catch (const std::bad_alloc &) {

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // dplab: the lab window. Thin by design (STYLE §2 item 1): everything lives in dplab_ui.
-//   dplab [--run] [--view live|comparison|sweep] [EXPERIMENT.json]
+//   dplab [--run] [--view live|comparison|sweep] [--teaching TAB] [--presentation FACTOR] [--presentation-mode] [EXPERIMENT.json]
 //   opens the file (or the default preset); --run starts the run at once; --view picks the
-//   result tab.
+//   result tab; --teaching records the experiment and shows a Teaching tab; --presentation
+//   sets the presentation size; --presentation-mode starts in presentation mode.
 #include "experimentfiles.h"
 #include "mainwindow.h"
 #include "plotpanel.h"
 #include "presentationscale.h"
+#include "teachingdock.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -46,6 +48,15 @@ int main(int argc, char *argv[])
     QCommandLineOption perAgentOption(QStringLiteral("epsilon-per-agent"),
                                       QStringLiteral("Show every agent's ε in the ε plot, not only the max."));
     parser.addOption(perAgentOption);
+    QCommandLineOption teachingOption(
+        QStringLiteral("teaching"),
+        QStringLiteral("Record the experiment and show a Teaching tab: network, message, eavesdropper, frontier, "
+                       "theory or notes."),
+        QStringLiteral("tab"));
+    parser.addOption(teachingOption);
+    QCommandLineOption presentationModeOption(QStringLiteral("presentation-mode"),
+                                              QStringLiteral("Start in presentation mode (lesson notes, locked parameters)."));
+    parser.addOption(presentationModeOption);
     parser.process(app);
 
     dplab::MainWindow window;
@@ -72,6 +83,12 @@ int main(int argc, char *argv[])
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.value(dialogOption) == QLatin1String("help"))
         QTimer::singleShot(0, &window, &dplab::MainWindow::showHelp);
+    if (auto *teaching = window.findChild<dplab::TeachingDock *>()) {
+        if (parser.isSet(presentationModeOption))
+            teaching->presentationAction()->setChecked(true);
+        if (parser.isSet(teachingOption))
+            QTimer::singleShot(0, teaching, [teaching, tab = parser.value(teachingOption)] { teaching->showTab(tab); });
+    }
     if (parser.isSet(runOption))
         QTimer::singleShot(0, &window, &dplab::MainWindow::startRun);
     return app.exec();

@@ -76,9 +76,9 @@ Status checkPaths(const std::vector<std::string> &paths, const Json &resolved, c
 
 const std::vector<std::string> &presentationPanelIds()
 {
-    static const std::vector<std::string> ids = {"graph",    "experiment", "inspector", "plots",       "comparison",
-                                                 "sweep",    "playback",   "messages",  "state_space", "attack",
-                                                 "frontier", "theory",     "notes"};
+    static const std::vector<std::string> ids = {"graph",       "experiment", "inspector", "plots",
+                                                 "playback",    "messages",   "state_space", "attack",
+                                                 "frontier",    "theory",     "notes"};
     return ids;
 }
 
@@ -99,33 +99,43 @@ bool jsonPathMatches(const std::string &pattern, const std::string &path)
     return true;
 }
 
+namespace {
+
+const Json *findSegments(const Json &node, const std::vector<std::string> &segs, std::size_t k)
+{
+    if (k == segs.size())
+        return &node;
+    const std::string &seg = segs[k];
+    if (seg.front() == '[') {
+        if (!node.is_array() || node.empty())
+            return nullptr;
+        const std::string inner = seg.substr(1, seg.size() - 2);
+        if (inner == "*") {
+            for (const Json &child : node)
+                if (const Json *found = findSegments(child, segs, k + 1))
+                    return found;
+            return nullptr;
+        }
+        if (inner.empty() || inner.find_first_not_of("0123456789") != std::string::npos)
+            return nullptr;
+        const std::size_t index = std::stoul(inner);
+        return index < node.size() ? findSegments(node[index], segs, k + 1) : nullptr;
+    }
+    if (!node.is_object() || !node.contains(seg))
+        return nullptr;
+    return findSegments(node.at(seg), segs, k + 1);
+}
+
+} // namespace
+
+// "[*]" matches when at least one element has the rest of the path, so a lock on
+// runs[*].privacy.accountant is valid when only some runs have an accountant.
 const Json *findJsonPath(const Json &document, const std::string &path)
 {
     const auto segs = segments(path);
     if (segs.empty())
         return nullptr;
-    const Json *node = &document;
-    for (const auto &seg : segs) {
-        if (seg.front() == '[') {
-            if (!node->is_array() || node->empty())
-                return nullptr;
-            const std::string inner = seg.substr(1, seg.size() - 2);
-            std::size_t index = 0;
-            if (inner != "*") {
-                if (inner.empty() || inner.find_first_not_of("0123456789") != std::string::npos)
-                    return nullptr;
-                index = std::stoul(inner);
-            }
-            if (index >= node->size())
-                return nullptr;
-            node = &(*node)[index];
-        } else {
-            if (!node->is_object() || !node->contains(seg))
-                return nullptr;
-            node = &node->at(seg);
-        }
-    }
-    return node;
+    return findSegments(document, segs, 0);
 }
 
 bool Presentation::isPanelHidden(const std::string &id) const

@@ -401,6 +401,11 @@ TEST(TeachingPresentation, ResolvedAndRoundTripped)
     bad = parseExperiment(doc, ".");
     ASSERT_FALSE(bad.ok());
     EXPECT_EQ(bad.error().where, "presentation.notes");
+    // "[*]": the path exists in at least one run (ldp-gt has an accountant, push-pull has not).
+    const Experiment mixed = parse(presetJson("teaching-noise-accumulation.json"));
+    EXPECT_NE(findJsonPath(mixed.resolved, "runs[*].privacy.accountant"), nullptr);
+    EXPECT_EQ(findJsonPath(mixed.resolved, "runs[0].privacy.accountant"), nullptr);
+    EXPECT_EQ(findJsonPath(mixed.resolved, "runs[*].privacy.acountant"), nullptr);
     doc["presentation"] = Json{{"lecture", true}};
     bad = parseExperiment(doc, ".");
     ASSERT_FALSE(bad.ok());

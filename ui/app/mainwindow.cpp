@@ -20,6 +20,7 @@
 #include "runactions.h"
 #include "runcontroller.h"
 #include "runstatuswidget.h"
+#include "teachingdock.h"
 
 #include <QAction>
 #include <QDir>
@@ -301,6 +302,21 @@ void MainWindow::createDocks()
     mViewMenu->addAction(mInspectorDock->toggleViewAction());
     mViewMenu->addAction(mHelpDock->toggleViewAction());
     mViewMenu->addAction(mPlotDock->toggleViewAction());
+
+    // Teaching: playback, messages, eavesdropper, ε frontier, presentation mode (ui/teaching).
+    TeachingDock::Hooks teaching;
+    teaching.document = mDocument;
+    teaching.experimentPanel = mPanel;
+    teaching.plots = plotPanel();
+    teaching.viewMenu = mViewMenu;
+    for (QAction *action : menuBar()->actions())
+        if (action->menu() && action->text() == tr("&Run"))
+            teaching.runMenu = action->menu();
+    teaching.panels = {{QStringLiteral("graph"), centralWidget()},
+                       {QStringLiteral("experiment"), mPanelDock},
+                       {QStringLiteral("inspector"), mInspectorDock},
+                       {QStringLiteral("plots"), mPlotDock}};
+    TeachingDock::install(this, teaching, mPlotDock);
     mDefaultState = saveState();
 }
 

@@ -46,6 +46,7 @@ ProblemWidget::ProblemWidget(ExperimentDocument *document, QWidget *parent)
     form->addRow(tr("Objective"), mType);
     layout->addLayout(form);
     mParams = new ParamForm(this);
+    mParams->setProperty("dplabJsonPath", QStringLiteral("problem"));
     layout->addWidget(mParams);
     mGroupBox = new QWidget(this);
     auto *groupLayout = new QVBoxLayout(mGroupBox);

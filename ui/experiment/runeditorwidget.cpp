@@ -209,6 +209,9 @@ void RunEditorWidget::refresh()
     }
     mParams->setValues(run.value("params", Json::object()));
     mPrivacy->setValues(run.value("privacy", Json::object()));
+    // Presentation mode finds the forms by JSON path (ui/teaching/presentationcontroller.h).
+    mParams->setProperty("dplabJsonPath", QStringLiteral("runs[%1].params").arg(mRun));
+    mPrivacy->setProperty("dplabJsonPath", QStringLiteral("runs[%1].privacy").arg(mRun));
     mPrivacyBox->setVisible(!algorithm->privacyParams.empty());
 
     // Compressor.

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "frontierview.h"
+
+#include "textconvert.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMetaObject>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace dplab {
+
+namespace {
+
+QColor runColor(int run)
+{
+    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
+                                    QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
+    return colors[run % 6];
+}
+
+QDoubleSpinBox *epsilonBox(QWidget *parent, double value)
+{
+    auto *box = new QDoubleSpinBox(parent);
+    box->setDecimals(4);
+    box->setRange(1e-4, 1e9);
+    box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    box->setValue(value);
+    return box;
+}
+
+} // namespace
+
+FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Target ε from"), this));
+    mFrom = epsilonBox(this, 0.1);
+    row->addWidget(mFrom);
+    row->addWidget(new QLabel(tr("to"), this));
+    mTo = epsilonBox(this, 100);
+    row->addWidget(mTo);
+    row->addWidget(new QLabel(tr("values"), this));
+    mCount = new QSpinBox(this);
+    mCount->setRange(1, 50);
+    mCount->setValue(7);
+    row->addWidget(mCount);
+    row->addWidget(new QLabel(tr("repetitions"), this));
+    mRepetitions = new QSpinBox(this);
+    mRepetitions->setRange(0, 10000);
+    mRepetitions->setSpecialValueText(tr("as in file"));
+    mRepetitions->setValue(0);
+    row->addWidget(mRepetitions);
+    mSweep = new QPushButton(tr("ε sweep"), this);
+    mSweep->setToolTip(tr("Run every run at each target ε (log-spaced) and plot the final metric against ε."));
+    row->addWidget(mSweep);
+    row->addWidget(new QLabel(tr("plot"), this));
+    mMetric = new QComboBox(this);
+    row->addWidget(mMetric);
+    row->addStretch();
+    layout->addLayout(row);
+    mStatus = new QLabel(this);
+    mStatus->setWordWrap(true);
+    layout->addWidget(mStatus);
+    mPlot = new QCustomPlot(this);
+    mPlot->setMinimumHeight(240);
+    mPlot->xAxis->setLabel(tr("target ε (log scale)"));
+    mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->legend->setVisible(true);
+    layout->addWidget(mPlot, 1);
+    connect(mSweep, &QPushButton::clicked, this, [this] {
+        if (mRunning)
+            stop();
+        else
+            start();
+    });
+    connect(mMetric, &QComboBox::currentIndexChanged, this, &FrontierView::replotFrontier);
+    mStatus->setText(tr("Press “ε sweep” to trace accuracy against privacy."));
+}
+
+FrontierView::~FrontierView()
+{
+    stop();
+    if (mThread.joinable())
+        mThread.join();
+}
+
+void FrontierView::setExperiment(std::shared_ptr<const Experiment> experiment)
+{
+    mExperiment = std::move(experiment);
+    if (!mExperiment)
+        return;
+    // Start the range around the target ε the file uses, if any.
+    double current = 0;
+    for (const RunSpec &run : mExperiment->runs)
+        if (calibratesEpsilon(*run.algorithm) && run.privacy.contains("epsilon") && run.privacy["epsilon"].is_number())
+            current = std::max(current, run.privacy["epsilon"].get<double>());
+    if (current > 0 && !mRunning && !mResult)
+        setRange(current / 100, current * 10, 7, 0);
+}
+
+void FrontierView::setRange(double from, double to, int count, int repetitions)
+{
+    mFrom->setValue(from);
+    mTo->setValue(to);
+    mCount->setValue(count);
+    mRepetitions->setValue(repetitions);
+}
+
+QString FrontierView::metric() const
+{
+    return mMetric->currentText();
+}
+
+void FrontierView::setMetric(const QString &metric)
+{
+    const int i = mMetric->findText(metric);
+    if (i >= 0)
+        mMetric->setCurrentIndex(i);
+}
+
+FrontierView::Request FrontierView::request() const
+{
+    Request r;
+    r.experiment = mExperiment;
+    r.epsilons = logSpaced(mFrom->value(), std::max(mFrom->value(), mTo->value()), mCount->value());
+    r.repetitions = mRepetitions->value();
+    return r;
+}
+
+Result<FrontierResult> FrontierView::compute(const Request &request, RunControl *control)
+{
+    if (!request.experiment)
+        return Error::invalid("", "no experiment");
+    std::shared_ptr<const Experiment> experiment = request.experiment;
+    if (request.repetitions > 0) {
+        Json doc = experiment->resolved;
+        doc["repetitions"] = request.repetitions;
+        auto e = parseExperiment(doc, experiment->baseDir);
+        if (!e)
+            return e.error();
+        experiment = std::make_shared<const Experiment>(std::move(e.value()));
+    }
+    return runFrontier(*experiment, request.epsilons, RunnerOptions{}, nullptr, control);
+}
+
+void FrontierView::start()
+{
+    if (mRunning || !mExperiment)
+        return;
+    if (mThread.joinable())
+        mThread.join();
+    mRunning = true;
+    mSweep->setText(tr("Stop"));
+    mStatus->setText(tr("Sweeping %1 target ε values…").arg(mCount->value()));
+    emit runningChanged(true);
+    mControl = std::make_shared<RunControl>();
+    auto control = mControl;
+    // The widgets are read here, on the GUI thread; the worker gets plain values.
+    const Request r = request();
+    auto promise = std::make_shared<Result<FrontierResult>>(Error::internal("", "not run"));
+    mThread = std::thread([this, r, control, promise] {
+        *promise = compute(r, control.get());
+        QMetaObject::invokeMethod(this, [this, promise] { accept(std::move(*promise)); }, Qt::QueuedConnection);
+    });
+}
+
+bool FrontierView::runNow(QString *error)
+{
+    mRunning = true;
+    RunControl control;
+    auto result = compute(request(), &control);
+    const bool ok = result.ok();
+    if (!ok && error)
+        *error = toQString(result.error().toString());
+    accept(std::move(result));
+    return ok;
+}
+
+void FrontierView::stop()
+{
+    if (mControl)
+        mControl->cancel();
+}
+
+void FrontierView::accept(Result<FrontierResult> result)
+{
+    if (mThread.joinable() && mThread.get_id() != std::this_thread::get_id())
+        mThread.join();
+    mRunning = false;
+    mSweep->setText(tr("ε sweep"));
+    emit runningChanged(false);
+    if (!result) {
+        mStatus->setText(tr("The ε sweep could not run: %1").arg(toQString(result.error().toString())));
+        emit finished();
+        return;
+    }
+    mResult = std::move(result.value());
+    QStringList skipped;
+    for (const auto &s : mResult->skipped)
+        skipped << toQString(s);
+    mStatus->setText((mResult->cancelled ? tr("Stopped early. ") : QString())
+                     + tr("%1 point(s). Error bars: ± one standard deviation over repetitions.").arg(mResult->rows.size())
+                     + (skipped.isEmpty() ? QString() : QStringLiteral("\n") + skipped.join(QStringLiteral("\n"))));
+    const QString keep = mMetric->currentText();
+    mMetric->blockSignals(true);
+    mMetric->clear();
+    for (const auto &m : mResult->metrics)
+        mMetric->addItem(toQString(m));
+    int index = mMetric->findText(keep);
+    if (index < 0)
+        index = mMetric->findText(QStringLiteral("distance_to_optimum"));
+    if (index < 0)
+        index = mMetric->findText(QStringLiteral("optimality_gap"));
+    mMetric->setCurrentIndex(std::max(0, index));
+    mMetric->blockSignals(false);
+    replotFrontier();
+    emit finished();
+}
+
+void FrontierView::replotFrontier()
+{
+    mPlot->clearPlottables();
+    if (!mResult || mMetric->currentIndex() < 0) {
+        mPlot->replot();
+        return;
+    }
+    const auto it = std::find(mResult->metrics.begin(), mResult->metrics.end(), toStdString(mMetric->currentText()));
+    if (it == mResult->metrics.end()) {
+        mPlot->replot();
+        return;
+    }
+    const std::size_t m = static_cast<std::size_t>(it - mResult->metrics.begin());
+    std::vector<int> runs;
+    for (const auto &row : mResult->rows)
+        if (std::find(runs.begin(), runs.end(), row.run) == runs.end())
+            runs.push_back(row.run);
+    bool positive = true;
+    double lo = 1e300, hi = -1e300;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        QVector<double> keys, values, errors;
+        QString label;
+        for (const auto &row : mResult->rows) {
+            if (row.run != runs[k] || !std::isfinite(row.stats[m].mean))
+                continue;
+            label = toQString(row.label);
+            keys << row.epsilon;
+            values << row.stats[m].mean;
+            errors << (std::isfinite(row.stats[m].std) ? row.stats[m].std : 0.0);
+            positive = positive && row.stats[m].mean > 0;
+            lo = std::min(lo, row.stats[m].mean - errors.back());
+            hi = std::max(hi, row.stats[m].mean + errors.back());
+        }
+        QCPGraph *g = mPlot->addGraph();
+        g->setName(label);
+        g->setPen(QPen(runColor(static_cast<int>(k)), 2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+        g->setData(keys, values, true);
+        auto *bars = new QCPErrorBars(mPlot->xAxis, mPlot->yAxis);
+        bars->removeFromLegend();
+        bars->setDataPlottable(g);
+        bars->setData(errors);
+        bars->setPen(QPen(runColor(static_cast<int>(k)), 1));
+    }
+    const bool logY = positive && lo > 0 && hi / lo > 50;
+    mPlot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logY)
+        mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    else
+        mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    mPlot->yAxis->setLabel(tr("final %1 (mean ± std)").arg(mMetric->currentText()));
+    mPlot->rescaleAxes();
+    const double pad = logY ? 1.0 : 0.05 * std::max(1e-12, hi - lo);
+    if (logY)
+        mPlot->yAxis->setRange(std::max(lo, 1e-300) / 1.5, hi * 1.5);
+    else
+        mPlot->yAxis->setRange(lo - pad, hi + pad);
+    mPlot->xAxis->setRange(mPlot->xAxis->range().lower / 1.5, mPlot->xAxis->range().upper * 1.5);
+    mPlot->replot();
+}
+
+} // namespace dplab

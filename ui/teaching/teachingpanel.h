@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// TeachingPanel: the teaching views in one place. "Record" runs the current experiment once
+// with every iteration and message kept (TeachingSession); the playback bar then plays it at a
+// chosen speed (1 iteration/s … full speed), steps, or scrubs back and forth, and every view
+// follows: the network with agents coloured by a quantity and messages travelling on the links,
+// the 2-D state space, the message inspector (click a link while paused), the eavesdropper, the
+// theory overlays. The ε sweep runs from the same experiment. Panels have the ids of
+// presentationPanelIds() for presentation mode.
+//
+// Threading: GUI thread.
+#pragma once
+
+#include "teachingsession.h"
+
+#include <QWidget>
+
+#include <functional>
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QTabWidget;
+class QTextBrowser;
+class QToolButton;
+
+namespace dplab {
+
+class AttackPanel;
+class FrontierView;
+class MessageInspector;
+class PlaybackController;
+class PlaybackView;
+class StateSpaceView;
+class TheoryView;
+
+class TeachingPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TeachingPanel(QWidget *parent = nullptr);
+
+    /** Where "Record" and "ε sweep" get the experiment (the document, validated); a null
+     *  result with `error` set shows the error. */
+    using ExperimentSource = std::function<std::shared_ptr<const Experiment>(QString *error)>;
+    void setExperimentSource(ExperimentSource source);
+
+    /** The speeds the speed box offers (iterations per second; 0 = full speed). */
+    static QVector<double> speeds();
+
+    TeachingSession *session() const { return mSession; }
+    PlaybackController *controller() const { return mController; }
+    PlaybackView *playbackView() const { return mView; }
+    StateSpaceView *stateSpace() const { return mStateSpace; }
+    MessageInspector *inspector() const { return mInspector; }
+    AttackPanel *attackPanel() const { return mAttack; }
+    FrontierView *frontierView() const { return mFrontier; }
+    TheoryView *theoryView() const { return mTheory; }
+    QSlider *scrubber() const { return mScrubber; }
+    QComboBox *speedBox() const { return mSpeed; }
+    QComboBox *runBox() const { return mRun; }
+    QTabWidget *tabs() const { return mTabs; }
+    /** The tab page of a presentation panel id ("playback", "messages", ...), or nullptr. */
+    QWidget *panel(const QString &id) const;
+    /** Shows or hides the tab of a panel id. */
+    void setPanelVisible(const QString &id, bool visible);
+    /** Lesson notes (Markdown). */
+    void setNotes(const QString &markdown);
+    QString notes() const { return mNotesText; }
+
+    /** The recorded iteration at the playback position (−1 before a recording). */
+    qint64 currentIteration() const;
+
+public slots:
+    /** Records the experiment of the source (asynchronously). */
+    void record();
+    /** Starts the ε sweep on the source's experiment. */
+    void sweepEpsilon();
+
+signals:
+    /** The playback position moved (to recorded iteration k): plots show a cursor there. */
+    void iterationChanged(qint64 iteration);
+    /** A recording is ready. */
+    void recorded();
+
+private:
+    void onReady();
+    void onIndex(int index);
+    void setRun(int run);
+
+    ExperimentSource mSource;
+    TeachingSession *mSession;
+    PlaybackController *mController;
+    QTabWidget *mTabs;
+    QPushButton *mRecord;
+    QComboBox *mRun;
+    QComboBox *mQuantity;
+    QToolButton *mBack;
+    QToolButton *mPlay;
+    QToolButton *mForward;
+    QComboBox *mSpeed;
+    QSlider *mScrubber;
+    QLabel *mIteration;
+    QLabel *mStatus;
+    PlaybackView *mView;
+    StateSpaceView *mStateSpace;
+    QWidget *mPlaybackPage;
+    MessageInspector *mInspector;
+    AttackPanel *mAttack;
+    FrontierView *mFrontier;
+    TheoryView *mTheory;
+    QTextBrowser *mNotes;
+    QString mNotesText;
+    QHash<QString, QWidget *> mPanels;
+    QHash<QString, QString> mPanelTitles;
+};
+
+} // namespace dplab

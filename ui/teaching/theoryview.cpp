@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "theoryview.h"
+
+#include "textconvert.h"
+
+#include "dplab/teaching/theory.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace dplab {
+
+namespace {
+
+QColor runColor(int run)
+{
+    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
+                                    QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
+    return colors[run % 6];
+}
+
+} // namespace
+
+TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Metric"), this));
+    mMetric = new QComboBox(this);
+    row->addWidget(mMetric);
+    row->addStretch();
+    layout->addLayout(row);
+    mNote = new QLabel(this);
+    mNote->setWordWrap(true);
+    layout->addWidget(mNote);
+    mPlot = new QCustomPlot(this);
+    mPlot->setMinimumHeight(240);
+    mPlot->xAxis->setLabel(tr("iteration"));
+    mPlot->legend->setVisible(true);
+    layout->addWidget(mPlot, 1);
+    connect(mMetric, &QComboBox::currentIndexChanged, this, &TheoryView::refresh);
+}
+
+void TheoryView::setSession(const TeachingSession *session)
+{
+    mSession = session;
+    const QString keep = mMetric->currentText();
+    mMetric->blockSignals(true);
+    mMetric->clear();
+    QString preferred;
+    if (mSession && mSession->hasResult()) {
+        QStringList names;
+        for (const auto &run : mSession->result()->points.front().runs)
+            for (const auto &n : run.metricNames)
+                if (!names.contains(toQString(n)))
+                    names << toQString(n);
+        mMetric->addItems(names);
+        // Prefer a metric some run has a rate for.
+        for (std::size_t r = 0; r < mSession->experiment()->runs.size() && preferred.isEmpty(); ++r)
+            for (const auto &rate : mSession->experiment()->runs[r].algorithm->theory)
+                if (names.contains(toQString(rate.metric))) {
+                    preferred = toQString(rate.metric);
+                    break;
+                }
+    }
+    int index = mMetric->findText(keep);
+    if (index < 0)
+        index = mMetric->findText(preferred);
+    mMetric->setCurrentIndex(std::max(0, index));
+    mMetric->blockSignals(false);
+    refresh();
+}
+
+void TheoryView::setMetric(const QString &metric)
+{
+    const int i = mMetric->findText(metric);
+    if (i >= 0)
+        mMetric->setCurrentIndex(i);
+}
+
+QString TheoryView::metric() const
+{
+    return mMetric->currentText();
+}
+
+void TheoryView::setIndex(int index)
+{
+    mIndex = index;
+    if (mCursor && mSession && mSession->hasResult() && mSession->runCount() > 0) {
+        const auto &its = mSession->iterations(0);
+        const double k = index >= 0 && index < static_cast<int>(its.size()) ? static_cast<double>(its[index]) : 0.0;
+        mCursor->point1->setCoords(std::max(k, 0.5), 1);
+        mCursor->point2->setCoords(std::max(k, 0.5), 2);
+        mPlot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void TheoryView::refresh()
+{
+    mPlot->clearGraphs();
+    mPlot->clearItems();
+    mCursor = nullptr;
+    mOverlays = 0;
+    if (!mSession || !mSession->hasResult() || mMetric->currentText().isEmpty()) {
+        mNote->setText(tr("Record the experiment to compare it with the rates its papers state."));
+        mPlot->replot();
+        return;
+    }
+    const std::string metric = toStdString(mMetric->currentText());
+    const auto &runs = mSession->result()->points.front().runs;
+    double lo = 1e300, hi = -1e300, last = 1;
+    QStringList sources;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        const RunResult &run = runs[r];
+        const auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
+        if (it == run.metricNames.end())
+            continue;
+        const std::size_t m = static_cast<std::size_t>(it - run.metricNames.begin());
+        const RepetitionResult &rep = run.repetitions.front();
+        QVector<double> keys, values;
+        for (std::size_t k = 0; k < rep.iterations.size(); ++k) {
+            const double v = rep.values[k][m];
+            if (!std::isfinite(v) || v <= 0 || rep.iterations[k] < 1)
+                continue;
+            keys << static_cast<double>(rep.iterations[k]);
+            values << v;
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+            last = std::max(last, keys.back());
+        }
+        QCPGraph *g = mPlot->addGraph();
+        g->setName(toQString(run.label));
+        g->setPen(QPen(runColor(static_cast<int>(r)), 2));
+        g->setData(keys, values, true);
+        for (const TheoryCurve &curve : theoryCurves(mSession->experiment()->runs[r], run.metricNames, rep.iterations, rep.values)) {
+            if (curve.metric != metric)
+                continue;
+            QVector<double> ck, cv;
+            for (std::size_t k = 0; k < curve.iterations.size(); ++k)
+                if (curve.iterations[k] >= 1 && curve.values[k] > 0) {
+                    ck << static_cast<double>(curve.iterations[k]);
+                    cv << curve.values[k];
+                }
+            QCPGraph *t = mPlot->addGraph();
+            t->setName(toQString(curve.label) + QStringLiteral(" — ") + toQString(curve.citation));
+            t->setPen(QPen(runColor(static_cast<int>(r)), 1.5, Qt::DashLine));
+            t->setData(ck, cv, true);
+            sources << toQString(run.label) + QStringLiteral(": ") + toQString(curve.label) + QStringLiteral(" (")
+                           + toQString(curve.citation) + QStringLiteral(")");
+            ++mOverlays;
+        }
+    }
+    mNote->setText(sources.isEmpty()
+                       ? tr("No paper states a rate for %1 with these algorithms and parameters.").arg(mMetric->currentText())
+                       : tr("Dashed: the rate each paper states, anchored at the run's first recorded point — the "
+                            "slope a theorem guarantees, not its constant. ")
+                             + sources.join(QStringLiteral("; ")));
+    mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+    mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->yAxis->setLabel(mMetric->currentText());
+    if (lo <= hi) {
+        mPlot->xAxis->setRange(1, last * 1.2);
+        mPlot->yAxis->setRange(lo / 3, hi * 3);
+    }
+    mCursor = new QCPItemStraightLine(mPlot);
+    mCursor->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1, Qt::DashLine));
+    setIndex(mIndex);
+    mPlot->replot();
+}
+
+} // namespace dplab
