@@ -102,13 +102,15 @@ TEST(PrivateSum, EachNodeIsNoisedOnceAndQueriesUsePopcountNodes)
 TEST(PrivateSum, MatchesAFullTreeBuiltByHand)
 {
     // A literal tree: every node (l, j) stores Σ of its leaves; a node's Laplace vector is drawn
-    // when its last leaf arrives (levels bottom-up, from an Rng with the same seed); the query
+    // when its last leaf arrives (block t·64 + l of the tree's noise stream); the query
     // sums the maximal complete nodes.
     const int d = 2, count = 23, height = treeHeight(count);
     const double scale = 0.7;
     const auto leaves = randomLeaves(count, d, 3);
     PrivateSum tree(d, count, scale, Rng(11));
-    Rng reference(11);
+    // The tree's noise: the NoiseStream keyed by the first word of Rng(11), node (l, j) completed
+    // by leaf t taking block t·64 + l (a function of the node only).
+    const NoiseStream reference(Rng(11).next());
     std::map<std::pair<int, int>, Eigen::VectorXd> sum, noise;
     for (int t = 1; t <= count; ++t) {
         for (int l = 0; l <= height; ++l) {
@@ -119,7 +121,7 @@ TEST(PrivateSum, MatchesAFullTreeBuiltByHand)
             s += leaves[t - 1];
             if (t % (1 << l) == 0) {
                 Eigen::VectorXd b(d);
-                reference.fillLaplace(b, scale);
+                reference.laplace(static_cast<std::uint64_t>(t) * 64 + static_cast<std::uint64_t>(l), scale, b);
                 noise[{l, j}] = b;
             }
         }
