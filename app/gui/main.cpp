@@ -78,7 +78,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(perAgentOption))
         window.plotPanel()->setEpsilonPerAgent(true);
     if (parser.isSet(presentationOption))
-        dplab::PresentationScale::instance()->setFactor(parser.value(presentationOption).toDouble(), false);
+        window.setPresentationScale(parser.value(presentationOption).toDouble(), false);
     if (parser.value(dialogOption) == QLatin1String("generator"))
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.value(dialogOption) == QLatin1String("help"))

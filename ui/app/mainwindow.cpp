@@ -318,6 +318,8 @@ void MainWindow::createDocks()
                        {QStringLiteral("plots"), mPlotDock}};
     TeachingDock::install(this, teaching, mPlotDock);
     mDefaultState = saveState();
+    resizeDocks({mPanelDock, mInspectorDock}, {370, 290}, Qt::Horizontal);
+    resizeDocks({mPlotDock}, {420}, Qt::Vertical);
 }
 
 void MainWindow::resetLayout()
@@ -360,20 +362,22 @@ void MainWindow::showEvent(QShowEvent *event)
     mDocksChecked = true;
     // Once the window has its size: first start → the default layout fitted to it; later
     // starts → the saved layout, with squeezed docks restored.
-    QTimer::singleShot(0, this, [this] {
-        if (QSettings().value(QStringLiteral("mainWindow/state")).toByteArray().isEmpty())
-            resetLayout();
-        else
-            ensureDocksUsable();
-    });
+    if (QSettings().value(QStringLiteral("mainWindow/state")).toByteArray().isEmpty())
+        resetLayout();
+    else
+        QTimer::singleShot(0, this, &MainWindow::ensureDocksUsable);
 }
 
-void MainWindow::setPresentationScale(double factor)
+void MainWindow::setPresentationScale(double factor, bool persist)
 {
-    PresentationScale::instance()->setFactor(factor);
+    PresentationScale::instance()->setFactor(factor, persist);
     for (QAction *a : mScaleGroup->actions())
         a->setChecked(std::abs(a->data().toDouble() - PresentationScale::factor()) < 1e-6);
-    ensureDocksUsable();
+    // Larger text needs wider docks: lay them out again once the new fonts have been applied.
+    QTimer::singleShot(0, this, [this] {
+        if (isVisible())
+            resetLayout();
+    });
 }
 
 void MainWindow::showHelp()

@@ -80,8 +80,9 @@ public:
     void resetLayout();
     /** Widens or heightens any dock squeezed below what its content needs. */
     void ensureDocksUsable();
-    /** View ▸ Presentation Size: 1 = normal. */
-    void setPresentationScale(double factor);
+    /** View ▸ Presentation Size: 1 = normal (saved unless `persist` is false); the docks are
+     *  laid out again for the new text size. */
+    void setPresentationScale(double factor, bool persist = true);
 
     // Shorthands for the parts' most used calls (command line, tests).
     bool openFile(const QString &path);

@@ -75,9 +75,12 @@ private:
             }
             if (c == QLatin1Char('\\')) {
                 out += command();
+                mAfterCommand = true; // \alpha_i: a script on the symbol
                 continue;
             }
-            if ((c == QLatin1Char('^') || c == QLatin1Char('_')) && isScript(c)) {
+            const bool afterCommand = mAfterCommand;
+            mAfterCommand = false;
+            if ((c == QLatin1Char('^') || c == QLatin1Char('_')) && (isScript(c) || (afterCommand && hasScriptArgument()))) {
                 ++mPos;
                 const QString body = argument();
                 out += c == QLatin1Char('^') ? QStringLiteral("<sup>%1</sup>").arg(body)
@@ -95,6 +98,15 @@ private:
             ++mPos;
         }
         return out;
+    }
+
+    bool hasScriptArgument() const
+    {
+        if (mPos + 1 >= mText.size())
+            return false;
+        const QChar next = mText[mPos + 1];
+        return next == QLatin1Char('{') || next.isLetterOrNumber() || next == QChar(0x2212) || next == QLatin1Char('-')
+               || next == QLatin1Char('\\');
     }
 
     // `^`/`_` starts a script after a single-letter symbol, a digit, a closing bracket or a
@@ -237,6 +249,7 @@ private:
 
     const QString &mText;
     qsizetype mPos = 0;
+    bool mAfterCommand = false;
 };
 
 } // namespace

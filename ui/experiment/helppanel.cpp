@@ -85,6 +85,7 @@ HelpPanel::HelpPanel(ExperimentDocument *document, QWidget *parent)
     , mDocument(document)
 {
     setOpenExternalLinks(false);
+    setWordWrapMode(QTextOption::WordWrap); // between words only, never inside one
     setObjectName(QStringLiteral("HelpPanel"));
     connect(document, &ExperimentDocument::valueChanged, this, &HelpPanel::refresh);
     connect(document, &ExperimentDocument::loaded, this, &HelpPanel::refresh);

@@ -303,6 +303,15 @@ void GraphScene::updateLabels()
 
 void GraphScene::setNodeScale(qreal scale)
 {
+    // Never so large that neighbouring nodes overlap.
+    double nearest = std::numeric_limits<double>::infinity();
+    const int count = std::min<int>(static_cast<int>(mNodes.size()), 300);
+    for (int i = 0; i < count; ++i)
+        for (int j = i + 1; j < count; ++j)
+            if (mNodes[i] && mNodes[j])
+                nearest = std::min(nearest, double(QLineF(mNodes[i]->pos(), mNodes[j]->pos()).length()));
+    if (std::isfinite(nearest) && nearest > 0)
+        scale = std::max<qreal>(1.0, std::min<qreal>(scale, 0.42 * nearest / NodeItem::Radius));
     if (std::abs(scale - mNodeScale) < 1e-3)
         return;
     mNodeScale = scale;
