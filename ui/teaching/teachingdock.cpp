@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QMainWindow>
 #include <QMenu>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -42,7 +43,12 @@ TeachingDock::TeachingDock(QMainWindow *window, const Hooks &hooks)
       mPresentation(new PresentationController(this))
 {
     setObjectName(QStringLiteral("TeachingDock"));
-    setWidget(mPanel);
+    // In a scroll area, so the panel's minimum width never squeezes the docks beside it.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(mPanel);
+    setWidget(scroll);
     ExperimentDocument *document = hooks.document;
     mPanel->setExperimentSource([document](QString *error) -> std::shared_ptr<const Experiment> {
         if (!document)
