@@ -308,6 +308,7 @@ void PlaybackView::paintEvent(QPaintEvent *)
         p.drawLine(QPointF(bar.left(), bar.top() + y), QPointF(bar.right(), bar.top() + y));
     }
     p.setPen(palette().color(QPalette::Text));
+    p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     auto label = [&](double v) { return QString::number(v, 'g', 3); };
     p.drawText(QPointF(bar.right() + 4, bar.top() + 8), label(mMax));

@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include <QSplitter>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QToolButton>
@@ -48,13 +49,13 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mQuantity->setToolTip(tr("What colours the agents."));
     bar->addWidget(mQuantity);
     mBack = new QToolButton(this);
-    mBack->setText(QStringLiteral("⏮"));
+    mBack->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
     mBack->setToolTip(tr("Step back one iteration"));
     mPlay = new QToolButton(this);
-    mPlay->setText(QStringLiteral("▶"));
+    mPlay->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
     mPlay->setToolTip(tr("Play / pause"));
     mForward = new QToolButton(this);
-    mForward->setText(QStringLiteral("⏭"));
+    mForward->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
     mForward->setToolTip(tr("Step forward one iteration"));
     bar->addWidget(mBack);
     bar->addWidget(mPlay);
@@ -123,7 +124,9 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     connect(mForward, &QToolButton::clicked, mController, &PlaybackController::stepForward);
     connect(mPlay, &QToolButton::clicked, mController, &PlaybackController::togglePlay);
     connect(mController, &PlaybackController::playingChanged, this,
-            [this](bool playing) { mPlay->setText(playing ? QStringLiteral("⏸") : QStringLiteral("▶")); });
+            [this](bool playing) {
+                mPlay->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+            });
     connect(mSpeed, &QComboBox::currentIndexChanged, this,
             [this](int i) { mController->setSpeed(mSpeed->itemData(i).toDouble()); });
     mController->setSpeed(mSpeed->currentData().toDouble());
