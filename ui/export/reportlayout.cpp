@@ -58,6 +58,9 @@ Fonts makeFonts()
 {
     QFont base = QFontDatabase::systemFont(QFontDatabase::GeneralFont);
     base.setHintingPreference(QFont::PreferNoHinting); // vector output: design metrics
+    // No ligatures: "fl" set as one glyph reads back from the PDF as "ﬂ", so copied text and
+    // searches would miss the words. Latin text needs no shaping.
+    base.setStyleStrategy(QFont::PreferNoShaping);
     auto sized = [&](double points, bool bold = false, bool italic = false) {
         QFont f = base;
         f.setPointSizeF(points);
@@ -76,6 +79,7 @@ Fonts makeFonts()
     f.code = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     f.code.setPointSizeF(8.0);
     f.code.setHintingPreference(QFont::PreferNoHinting);
+    f.code.setStyleStrategy(QFont::PreferNoShaping);
     f.footer = sized(7.5);
     return f;
 }
