@@ -136,7 +136,7 @@ void ExperimentPanel::validateNow()
                            .arg(sweepParameterTitle(toQString(e.sweep->parameter)))
                            .arg(e.sweep->values.size());
         if (!e.isBuilt())
-            message += tr("; about %1 of memory, data loaded when the run starts").arg(toQString(formatBytes(e.resources.totalBytes())));
+            message += tr("; about %1 of memory, data loaded when the run starts").arg(toQString(dplab::formatBytes(e.resources.totalBytes())));
         mValidation->setStyleSheet(QStringLiteral("color: #1a7f37;"));
         mValidation->setText(message);
     } else {

@@ -24,7 +24,7 @@ namespace dplab {
 
 namespace {
 
-QString formatBytes(double bytes)
+QString formatRecordingSize(double bytes)
 {
     if (bytes >= 1024.0 * 1024 * 1024)
         return QStringLiteral("%1 GB").arg(bytes / (1024.0 * 1024 * 1024), 0, 'f', 1);
@@ -92,7 +92,7 @@ bool RunActions::start(bool paused)
         QMessageBox box(QMessageBox::Warning, tr("Large run"),
                         tr("This run records about %1 (%2 iterations recorded every %3, for every run, "
                            "repetition and agent). Record every %4 iterations instead?")
-                            .arg(formatBytes(bytes))
+                            .arg(formatRecordingSize(bytes))
                             .arg(experiment->iterations)
                             .arg(experiment->recordEvery)
                             .arg(every),
@@ -102,7 +102,7 @@ bool RunActions::start(bool paused)
         box.setDefaultButton(QMessageBox::Apply);
         const int answer = box.exec();
         if (answer == QMessageBox::Cancel) {
-            mLastRunError = tr("Cancelled: the run would record %1").arg(formatBytes(bytes));
+            mLastRunError = tr("Cancelled: the run would record %1").arg(formatRecordingSize(bytes));
             return false;
         }
         if (answer == QMessageBox::Apply) {
