@@ -20,17 +20,21 @@ void ResourceLimits::setDefaultMemoryLimit(std::uint64_t bytes)
     gDefaultMemoryLimit = bytes;
 }
 
+std::uint64_t ResourceLimits::physicalMemory()
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pageSize <= 0)
+        return 8ull << 30;
+    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize);
+}
+
 std::uint64_t ResourceLimits::defaultMemoryLimit()
 {
     if (const std::uint64_t set = gDefaultMemoryLimit; set > 0)
         return set;
     constexpr std::uint64_t desktop = 8ull << 30;
-    const long pages = ::sysconf(_SC_PHYS_PAGES);
-    const long pageSize = ::sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || pageSize <= 0)
-        return desktop;
-    const std::uint64_t physical = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize);
-    return std::min(desktop, physical / 4 * 3);
+    return std::min(desktop, physicalMemory() / 4 * 3);
 }
 
 double ResourceEstimate::totalBytes() const

@@ -309,6 +309,10 @@ void Eavesdropper::reconstructed(long long k, const Eigen::VectorXd &gradient, c
         const auto candidates = invertLogisticGradient(r, decision);
         if (candidates.empty())
             return;
+        // Two roots and no earlier gradient to tell them apart: both explain what was heard, so
+        // the attacker has no estimate yet (the error stays undefined until the next message).
+        if (first && candidates.size() > 1)
+            return;
         // Two roots: keep the one that also explains the anchor gradient.
         std::size_t best = 0;
         double bestMiss = std::numeric_limits<double>::infinity();

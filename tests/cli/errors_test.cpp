@@ -144,7 +144,8 @@ std::vector<ErrorCase> cases()
              return "validate " + writeExperiment(dir, e);
          }},
         {"limit-override", "iterations: the experiment needs an estimated 25.9 MiB of memory, more than the limit of 1 MiB",
-         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["iterations"] = 100000; }) + " --max-memory 1M"; }},
+         [](const auto &dir) { return validateWith(dir, [](Json &e) { e["iterations"] = 100000;
+                                               e["record_every"] = 1; }) + " --max-memory 1M"; }},
         {"sweep-point", "sweep.values[1]: runs[0].params.stepsize: scale must be in (0, 1e+06], got -1 (sweep value -1)",
          [](const auto &dir) {
              return validateWith(dir, [](Json &e) {

@@ -153,19 +153,31 @@ TEST(Paper001Presets, PlBitsToResidualDependOnGammaTableOneLosesToDiaDspUnlikeTh
             EXPECT_GT(bitsTo(runs.at(label)), dia) << label << " (the paper: fewer bits than DiaDSP)";
         EXPECT_LT(iterationsTo(runs.at("PPDC-C1")), iterationsTo(runs.at("PGTC-C1"))) << "(the paper: PPDC slower)";
     }
-    {
+    // At γ = 0.5 the bit counts depend on the noise draws (norm-sign most: 231 k to 640 k bits over
+    // seeds 1–5), so the claim is checked on the median over five seeds.
+    std::map<std::string, std::vector<double>> bits, iterations;
+    for (int seed = 1; seed <= 5; ++seed) {
         TempDir dir;
-        const auto runs = readMetrics(runPreset(dir, "paper001-fig5-pl.json", [](Json &e) {
+        const auto runs = readMetrics(runPreset(dir, "paper001-fig5-pl.json", [seed](Json &e) {
+                                          e["seed"] = seed;
                                           for (int i = 0; i < 3; ++i)
                                               e["runs"][i]["params"]["gamma"] = 0.5;
                                       }) / "metrics.csv");
-        const double dia = bitsTo(runs.at("DiaDSP"));
-        for (const auto &label : kPgtc)
-            EXPECT_LT(bitsTo(runs.at(label)), dia) << label;
-        for (const auto &ppdc : kPpdc)
-            for (const auto &pgtc : kPgtc)
-                EXPECT_GT(iterationsTo(runs.at(ppdc)), iterationsTo(runs.at(pgtc))) << ppdc << " vs " << pgtc;
+        for (const auto &[label, series] : runs) {
+            bits[label].push_back(bitsTo(series));
+            iterations[label].push_back(iterationsTo(series));
+        }
     }
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    const double dia = median(bits.at("DiaDSP"));
+    for (const auto &label : kPgtc)
+        EXPECT_LT(median(bits.at(label)), dia) << label;
+    for (const auto &ppdc : kPpdc)
+        for (const auto &pgtc : kPgtc)
+            EXPECT_GT(median(iterations.at(ppdc)), median(iterations.at(pgtc))) << ppdc << " vs " << pgtc;
 }
 
 TEST(Paper001Presets, LogisticPgtcNeedsFewerBitsThanDiaDsp)

@@ -49,7 +49,7 @@ void TestGuiStall::longestStallWhileStreaming_data()
     QTest::addColumn<long long>("iterations");
     QTest::addColumn<int>("repetitions");
     // The default preset (6 agents, d = 2: the fastest stream) and a data-backed one.
-    QTest::newRow("push-pull quadratic") << MainWindow::defaultPreset() << 200000LL << 5;
+    QTest::newRow("push-pull quadratic") << MainWindow::defaultPreset() << 100000LL << 2;
     QTest::newRow("gradient tracking logistic")
         << QStringLiteral(":/presets/teaching-gradient-tracking-logistic.json") << 20000LL << 2;
 }

@@ -23,6 +23,8 @@
 #include "presentationscale.h"
 #include "edgeitem.h"
 
+#include "dplab/common/limits.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QDragEnterEvent>
@@ -113,6 +115,7 @@ private slots:
     void openingAnotherFileClearsOldRun();
     void quittingDuringRunAsks();
     void hugeRecordingAsksFirst();
+    void overMemoryLimitAsksFirst();
     void graphCanvasAcceptsDroppedFile();
     void f1ShowsRenderedHelp();
     void autosaveAndRecovery();
@@ -513,6 +516,41 @@ void TestMainWindow::presentationSizeScalesTogether()
     QCOMPARE(QSettings().value(QStringLiteral("view/presentationScale")).toDouble(), 1.5);
     window.setPresentationScale(1.0);
     QVERIFY(qAbs(QApplication::font().pointSizeF() - font) < 0.05);
+}
+
+void TestMainWindow::overMemoryLimitAsksFirst()
+{
+    // Over the memory limit the GUI refused outright; the CLI has --max-memory, the window asks.
+    struct RestoreLimit {
+        ~RestoreLimit() { ResourceLimits::setDefaultMemoryLimit(0); }
+    } restore;
+    ResourceLimits::setDefaultMemoryLimit(1 << 20);
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/iterations", 20000, QStringLiteral("long"));
+    window.document()->setValue("/record_every", 1, QStringLiteral("dense"));
+    window.document()->undoStack()->setClean();
+    QString asked;
+    answerNextMessageBox(QMessageBox::Cancel, &asked);
+    window.startRun();
+    QVERIFY(!window.runController()->isActive());
+    QVERIFY2(asked.contains(QStringLiteral("more than the limit of 1 MB")), qPrintable(asked));
+    QVERIFY2(window.lastRunError().startsWith(QStringLiteral("Cancelled")), qPrintable(window.lastRunError()));
+    // "Run anyway" runs the document as it is.
+    answerNextMessageBox(QMessageBox::Ignore);
+    window.startRun();
+    QVERIFY(window.runController()->isActive());
+    QCOMPARE(window.document()->value("/record_every").get<long long>(), 1LL);
+    window.stopRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 10000);
+    // Past the machine's physical memory nothing can be confirmed: a plain error.
+    window.document()->setValue("/graph", Json{{"generator", {{"type", "ring"}, {"nodes", 100000}}}},
+                                QStringLiteral("huge"));
+    window.document()->setValue("/iterations", 100000000LL, QStringLiteral("longer"));
+    window.startRun();
+    QVERIFY(!window.runController()->isActive());
+    QVERIFY2(window.lastRunError().contains(QStringLiteral("memory")), qPrintable(window.lastRunError()));
+    window.document()->undoStack()->setClean();
 }
 
 void TestMainWindow::fitsAt1280x720()

@@ -12,6 +12,7 @@
 #include "dplab/engine/runner.h"
 #include "dplab/engine/writers.h"
 
+#include <algorithm>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include "uitest.h"
@@ -29,6 +30,8 @@ std::shared_ptr<const Experiment> preset(long long iterations, int repetitions =
     if (!PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error))
         qFatal("%s", qPrintable(error));
     doc["iterations"] = iterations;
+    // Long runs record sparsely: 50 million recorded iterations would exceed the memory limit.
+    doc["record_every"] = std::max<long long>(1, iterations / 10000);
     if (repetitions > 0)
         doc["repetitions"] = repetitions;
     auto e = parseExperiment(doc, PresetLibrary::baseDir().toStdString());

@@ -25,7 +25,9 @@
 #include <QTableWidget>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace dplab;
 
@@ -173,10 +175,16 @@ void TestTeachingPanel::attackExactWithoutNoiseOnly()
     for (int g = 0; g < panel.plot()->graphCount(); ++g) {
         QCPGraph *graph = panel.plot()->graph(g);
         const double last = graph->data()->at(graph->dataCount() - 1)->value;
-        if (graph->name().contains(QStringLiteral("without noise")))
+        if (graph->name().contains(QStringLiteral("without noise"))) {
             QVERIFY2(last <= 1e-9, qPrintable(graph->name()));
-        else
-            QVERIFY2(last > 0.5, qPrintable(graph->name()));
+            continue;
+        }
+        // With noise one estimate can land close by chance: the median of the last 20 cannot.
+        std::vector<double> tail;
+        for (int k = std::max(0, graph->dataCount() - 20); k < graph->dataCount(); ++k)
+            tail.push_back(graph->data()->at(k)->value);
+        std::sort(tail.begin(), tail.end());
+        QVERIFY2(tail[tail.size() / 2] > 0.5, qPrintable(graph->name()));
     }
     QCOMPARE(panel.table()->rowCount(), 4);
     QVERIFY(AttackPanel::helpText().contains(QStringLiteral("σ(−bᵀx)")));

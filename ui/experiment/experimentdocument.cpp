@@ -206,9 +206,16 @@ Json ExperimentDocument::toJson() const
     return doc;
 }
 
-Result<Experiment> ExperimentDocument::validate() const
+Result<Experiment> ExperimentDocument::validate(std::uint64_t memoryLimit) const
 {
-    return parseExperiment(toJson(), toStdString(mBaseDir));
+    ResolveOptions options;
+    options.limits.maxMemoryBytes = memoryLimit;
+    auto e = resolveExperiment(toJson(), toStdString(mBaseDir), options);
+    if (!e)
+        return e;
+    if (auto s = buildExperiment(*e); !s)
+        return s.error();
+    return e;
 }
 
 Result<Experiment> ExperimentDocument::resolve() const

@@ -56,8 +56,9 @@ public:
 
     /** The whole experiment document as it would be saved. */
     Json toJson() const;
-    /** Parses and validates toJson() with core (what Run uses): resolved and built. */
-    Result<Experiment> validate() const;
+    /** Parses and validates toJson() with core (what Run uses): resolved and built, its memory
+     *  estimate checked against `memoryLimit` bytes (0: the default limit). */
+    Result<Experiment> validate(std::uint64_t memoryLimit = 0) const;
     /** Resolves toJson() without building (no data loaded): every run, every sweep point, the
      *  data files' headers and the resource estimate against the default limits. */
     Result<Experiment> resolve() const;

@@ -8,6 +8,7 @@
 #include "runcontroller.h"
 #include "textconvert.h"
 
+#include "dplab/common/limits.h"
 #include "dplab/engine/runner.h"
 
 #include <algorithm>
@@ -75,39 +76,68 @@ RunActions::RunActions(ExperimentDocument *document, RunController *controller, 
 bool RunActions::start(bool paused)
 {
     mLastRunError.clear();
-    auto experiment = mDocument->validate();
+    // Validated against the physical memory: between the default limit and that, the user decides.
+    auto experiment = mDocument->validate(ResourceLimits::physicalMemory());
     if (!experiment) {
         mLastRunError = toQString(experiment.error().toString());
         emit message(tr("Cannot run: %1").arg(mLastRunError), 15000);
         showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
         return false;
     }
-    const double bytes = estimatedRecordingBytes(experiment.value());
-    if (bytes > kRecordingWarnBytes) {
-        // Propose the smallest recording interval that fits the limit (at least 100 points).
-        const double scale = bytes / (kRecordingWarnBytes / 2);
-        const long long every = std::max<long long>(
-            1, std::min<long long>(experiment->recordEvery * static_cast<long long>(std::ceil(scale)),
-                                   std::max<long long>(1, experiment->iterations / 100)));
-        QMessageBox box(QMessageBox::Warning, tr("Large run"),
-                        tr("This run records about %1 (%2 iterations recorded every %3, for every run, "
-                           "repetition and agent). Record every %4 iterations instead?")
-                            .arg(formatRecordingSize(bytes))
-                            .arg(experiment->iterations)
-                            .arg(experiment->recordEvery)
-                            .arg(every),
-                        QMessageBox::Apply | QMessageBox::Ignore | QMessageBox::Cancel, mWindow);
-        box.button(QMessageBox::Apply)->setText(tr("Record every %1").arg(every));
-        box.button(QMessageBox::Ignore)->setText(tr("Run anyway"));
-        box.setDefaultButton(QMessageBox::Apply);
-        const int answer = box.exec();
-        if (answer == QMessageBox::Cancel) {
-            mLastRunError = tr("Cancelled: the run would record %1").arg(formatRecordingSize(bytes));
-            return false;
+    const ResourceEstimate &estimate = experiment->resources;
+    const double needed = estimate.totalBytes();
+    const double limit = static_cast<double>(ResourceLimits{}.memoryLimit());
+    const bool overLimit = needed > limit;
+    const double recording = estimatedRecordingBytes(experiment.value());
+    if (overLimit || recording > kRecordingWarnBytes) {
+        // Propose the smallest recording interval that brings the recording under its warning
+        // size and the whole run under the limit (at least 100 recorded points).
+        double scale = recording / (kRecordingWarnBytes / 2);
+        bool recordingHelps = true;
+        if (overLimit) {
+            double recorded = 0;
+            for (const ResourceItem &item : estimate.items)
+                if (item.what == "recorded metrics" || item.what == "traces")
+                    recorded += item.bytes;
+            const double room = limit - (needed - recorded);
+            recordingHelps = room > 0;
+            if (recordingHelps)
+                scale = std::max(scale, recorded / (room / 2));
         }
+        const long long every = std::max<long long>(
+            1, std::min<long long>(experiment->recordEvery * static_cast<long long>(std::ceil(std::max(1.0, scale))),
+                                   std::max<long long>(1, experiment->iterations / 100)));
+        recordingHelps = recordingHelps && every > experiment->recordEvery;
+        const QString what = overLimit
+            ? tr("This run needs an estimated %1 of memory, more than the limit of %2 (largest: %3, %4).")
+                  .arg(formatRecordingSize(needed), formatRecordingSize(limit),
+                       toQString(estimate.largest().what), formatRecordingSize(estimate.largest().bytes))
+            : tr("This run records about %1 (%2 iterations recorded every %3, for every run, repetition "
+                 "and agent).")
+                  .arg(formatRecordingSize(recording))
+                  .arg(experiment->iterations)
+                  .arg(experiment->recordEvery);
+        const QString proposal = recordingHelps ? tr(" Record every %1 iterations instead?").arg(every)
+                                                : tr(" Run it anyway?");
+        QMessageBox box(QMessageBox::Warning, overLimit ? tr("Over the memory limit") : tr("Large run"), what + proposal,
+                        (recordingHelps ? QMessageBox::Apply : QMessageBox::NoButton) | QMessageBox::Ignore
+                            | QMessageBox::Cancel,
+                        mWindow);
+        if (recordingHelps) {
+            box.button(QMessageBox::Apply)->setText(tr("Record every %1").arg(every));
+            box.setDefaultButton(QMessageBox::Apply);
+        } else {
+            box.setDefaultButton(QMessageBox::Cancel);
+        }
+        box.button(QMessageBox::Ignore)->setText(tr("Run anyway"));
+        const int answer = box.exec();
         if (answer == QMessageBox::Apply) {
             mDocument->setValue("/record_every", Json(every), tr("Record less often"));
             return start(paused);
+        }
+        if (answer != QMessageBox::Ignore) {
+            mLastRunError = tr("Cancelled: the run would need %1").arg(formatRecordingSize(std::max(needed, recording)));
+            return false;
         }
     }
     auto shared = std::make_shared<const Experiment>(std::move(experiment.value()));

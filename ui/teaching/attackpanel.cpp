@@ -95,6 +95,7 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
     mTable->setMaximumHeight(150);
     leftLayout->addWidget(mTable);
     mHelp = new QTextBrowser(split);
+    mHelp->setWordWrapMode(QTextOption::WordWrap); // between words only, never inside one
     mHelp->setMarkdown(helpText());
     split->addWidget(left);
     split->addWidget(mHelp);

@@ -94,6 +94,7 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mFrontier = new FrontierView(mTabs);
     mTheory = new TheoryView(mTabs);
     mNotes = new QTextBrowser(mTabs);
+    mNotes->setWordWrapMode(QTextOption::WordWrap); // between words only, never inside one
     mNotes->setOpenExternalLinks(true);
     auto add = [this](const QString &id, QWidget *page, const QString &title) {
         mPanels.insert(id, page);

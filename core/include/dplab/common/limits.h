@@ -33,6 +33,9 @@ struct ResourceLimits {
     static std::uint64_t defaultMemoryLimit();
     /** Sets the process-wide default (the CLI's --max-memory); 0 restores the heuristic. */
     static void setDefaultMemoryLimit(std::uint64_t bytes);
+    /** The machine's physical memory (8 GiB when the system does not say): the ceiling past
+     *  which no confirmation can let a run start. */
+    static std::uint64_t physicalMemory();
     std::uint64_t memoryLimit() const { return maxMemoryBytes ? maxMemoryBytes : defaultMemoryLimit(); }
 };
 
