@@ -401,19 +401,24 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
 
     int threads = mOptions.threads > 0 ? mOptions.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::max(1, std::min<int>(threads, static_cast<int>(jobs.size())));
-    if (threads == 1) {
+    auto startedWorker = [&] {
+        if (mOptions.onWorkerStart)
+            mOptions.onWorkerStart();
         worker();
+    };
+    if (threads == 1) {
+        startedWorker();
     } else {
         std::vector<std::thread> pool;
         for (int i = 0; i < threads; ++i) {
             try {
-                pool.emplace_back(worker);
+                pool.emplace_back(startedWorker);
             } catch (const std::system_error &) {
                 break; // the system refused a thread: fewer workers give the same results
             }
         }
         if (pool.empty())
-            worker();
+            startedWorker();
         for (auto &t : pool)
             t.join();
     }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace dplab {
@@ -89,6 +90,29 @@ TEST(Runner, ResultsDoNotDependOnThreadCount)
     EXPECT_NE(noisy[0].values, noisy[1].values);
     const auto &clean = one->points[0].runs[0].repetitions;
     EXPECT_EQ(clean[0].values, clean[1].values);
+}
+
+TEST(Runner, CallsTheWorkerStartHookOnEveryThreadThatRunsJobs)
+{
+    const Experiment e = parse(experimentJson());
+    for (int threads : {1, 2, 3}) {
+        std::mutex mutex;
+        std::set<std::thread::id> seen;
+        int calls = 0;
+        RunnerOptions options;
+        options.threads = threads;
+        options.onWorkerStart = [&] {
+            std::lock_guard lock(mutex);
+            ++calls;
+            seen.insert(std::this_thread::get_id());
+        };
+        auto r = Runner(options).run(e);
+        ASSERT_TRUE(r.ok());
+        EXPECT_EQ(calls, threads) << threads;
+        EXPECT_EQ(static_cast<int>(seen.size()), threads) << "one call per thread";
+        EXPECT_EQ(seen.count(std::this_thread::get_id()), threads == 1 ? 1u : 0u)
+            << "one thread: the caller runs the jobs itself";
+    }
 }
 
 TEST(Runner, RecordsEveryKAndTheLastIteration)

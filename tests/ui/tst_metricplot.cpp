@@ -16,6 +16,8 @@
 #include <QTest>
 #include <QToolTip>
 
+#include <algorithm>
+
 using namespace dplab;
 
 class TestMetricPlot : public QObject
@@ -24,6 +26,7 @@ class TestMetricPlot : public QObject
 
 private slots:
     void hoverReadoutIsNotReplacedByTooltip();
+    void streamingDrawsEveryStrideThRowThenEveryRow();
 };
 
 void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
@@ -63,6 +66,46 @@ void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
     QHelpEvent help(QEvent::ToolTip, at.toPoint(), plot.mapToGlobal(at.toPoint()));
     QApplication::sendEvent(&plot, &help);
     QVERIFY2(QToolTip::text().contains(QStringLiteral("iteration")), qPrintable(QToolTip::text()));
+}
+
+void TestMetricPlot::streamingDrawsEveryStrideThRowThenEveryRow()
+{
+    Json doc;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
+    doc["repetitions"] = 1;
+    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
+    QVERIFY(parsed.ok());
+    LiveResults live;
+    live.reset(parsed.value());
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("consensus_error"));
+    live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, 0, 0, 0, {}}});
+    const int rows = 5 * MetricPlot::kLivePoints + 123;
+    for (int from = 0; from < rows; from += 250) {
+        RunBatch batch;
+        batch.names = {QStringLiteral("consensus_error")};
+        for (int k = from; k < std::min(rows, from + 250); ++k) {
+            batch.iterations << k;
+            batch.values << 1.0 / (1.0 + k);
+        }
+        live.addBatches({batch});
+        // While the run streams: never more than kLivePoints, each a recorded row k·stride.
+        QVERIFY(plot.pointCount(0) <= MetricPlot::kLivePoints);
+    }
+    QCPGraph *mean = plot.meanGraph(0);
+    QVERIFY(mean->dataCount() > MetricPlot::kLivePoints / 2);
+    const double stride = (mean->data()->constBegin() + 1)->key;
+    QCOMPARE(stride, 8.0); // 10 123 rows: the stride doubled from 1 to 8
+    for (int j = 0; j < mean->dataCount(); ++j) {
+        const QCPGraphData &p = *(mean->data()->constBegin() + j);
+        QCOMPARE(p.key, j * stride);
+        QCOMPARE(p.value, 1.0 / (1.0 + p.key));
+    }
+    // The run ends: every row is drawn.
+    live.addEvents({RunEvent{StatusEvent::Kind::Finished, 0, 0, 0, rows - 1, {}}});
+    QTRY_COMPARE(plot.pointCount(0), rows);
+    QCOMPARE((mean->data()->constEnd() - 1)->key, double(rows - 1));
 }
 
 QTEST_MAIN(TestMetricPlot)

@@ -7,6 +7,7 @@
 #include "liveresults.h"
 #include "presetlibrary.h"
 #include "runcontroller.h"
+#include "runfeed.h"
 
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
@@ -49,6 +50,7 @@ class TestRunController : public QObject
 private slots:
     void sameResultsAsCoreRunner();
     void stopWithin100ms();
+    void feedJoinsAJobsRows();
     void pauseAndStep();
     void rejectsSecondStart();
 };
@@ -152,6 +154,40 @@ void TestRunController::rejectsSecondStart()
     controller.stop();
     QVERIFY(finished.wait(5000));
     QVERIFY(!controller.isActive());
+}
+
+void TestRunController::feedJoinsAJobsRows()
+{
+    // One batch per recorded iteration reached the GUI thread one by one; the feed now joins a
+    // job's pending rows, in order, and keeps jobs (and changed columns) apart.
+    auto batch = [](int run, qint64 k, const QStringList &names) {
+        RunBatch b;
+        b.run = run;
+        b.names = names;
+        b.iterations << k;
+        for (int m = 0; m < names.size(); ++m)
+            b.values << 10.0 * k + m;
+        return b;
+    };
+    const QStringList two{QStringLiteral("a"), QStringLiteral("b")};
+    RunFeed feed;
+    QVERIFY(feed.push(batch(0, 0, two))); // the first push asks for a drain
+    QVERIFY(!feed.push(batch(1, 0, two)));
+    QVERIFY(!feed.push(batch(0, 1, two)));
+    QVERIFY(!feed.push(batch(1, 1, two)));
+    QVERIFY(!feed.push(batch(0, 2, {QStringLiteral("a")})));
+    QVector<RunBatch> batches;
+    QVector<RunEvent> events;
+    feed.take(batches, events);
+    QCOMPARE(batches.size(), 3);
+    QCOMPARE(batches[0].run, 0);
+    QCOMPARE(batches[0].iterations, (QVector<qint64>{0, 1}));
+    QCOMPARE(batches[0].values, (QVector<double>{0, 1, 10, 11}));
+    QCOMPARE(batches[1].run, 1);
+    QCOMPARE(batches[1].iterations, (QVector<qint64>{0, 1}));
+    QCOMPARE(batches[2].names, QStringList{QStringLiteral("a")});
+    QCOMPARE(batches[2].iterations, (QVector<qint64>{2}));
+    QVERIFY(feed.push(batch(0, 3, two))); // after a drain: notify again
 }
 
 QTEST_MAIN(TestRunController)

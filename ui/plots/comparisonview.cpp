@@ -5,6 +5,7 @@
 #include "exporter.h"
 #include "finalvaluestable.h"
 #include "liveresults.h"
+#include "metricplot.h"
 #include "metricnames.h"
 #include "plotstyle.h"
 #include "presentationscale.h"
@@ -77,6 +78,7 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
         rebuild();
     });
     connect(results, &LiveResults::seriesReset, this, &ComparisonView::scheduleRebuild);
+    connect(results, &LiveResults::runStateChanged, this, &ComparisonView::scheduleRebuild);
     connect(results, &LiveResults::rowsAppended, this, [this] {
         if (mMetric->count() < mResults->allMetricNames(std::max(0, mPoint->currentIndex())).size())
             updateMetricChoices();
@@ -198,8 +200,13 @@ void ComparisonView::rebuild()
         const QVector<double> sd = mResults->std(point, r, name);
         const QVector<double> &its = mResults->iterations(point, r);
         const int n = std::min(mean.size(), its.size());
+        // While the run streams, every stride-th row (as the live plots): a rebuild costs the
+        // same at any run length. A stopped run is drawn from every row.
+        const LiveResults::RunState state = mResults->runState(point, r);
+        const bool streaming = state == LiveResults::RunState::Waiting || state == LiveResults::RunState::Running;
+        const int stride = streaming ? std::max(1, n / MetricPlot::kLivePoints) : 1;
         QVector<double> k, v, hi, lo;
-        for (int i = 0; i < n; ++i) {
+        for (int i = 0; i < n; i += stride) {
             const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < 1e200 && (!logY || mean[i] > 0);
             k << its[i];
             v << (show ? mean[i] : std::nan(""));

@@ -8,8 +8,10 @@
 #include "textconvert.h"
 
 #include <QHelpEvent>
+#include <QTimer>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -70,6 +72,23 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     mPlaceholder->setClipToAxisRect(true);
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
+    mLiveReplot.setSingleShot(true);
+    connect(&mLiveReplot, &QTimer::timeout, this, [this] {
+        mSinceReplot.restart();
+        replot(rpQueuedReplot);
+    });
+    connect(results, &LiveResults::runStateChanged, this, [this](int point, int run) {
+        // A run that stops streaming gets its full resolution back — in an event of its own, so
+        // the plots reload one after another instead of in one long step.
+        QTimer::singleShot(0, this, [this, point, run] {
+            if (point != mPoint || run < 0 || run >= mRuns.size() || mRuns[run].stride == 1 || streaming(run))
+                return;
+            appendRows(run);
+            if (mFollow)
+                autoRange();
+            replot(rpQueuedReplot);
+        });
+    });
     connect(results, &LiveResults::seriesReset, this, [this](int point) {
         if (point == mPoint)
             rebuild();
@@ -290,10 +309,61 @@ void MetricPlot::onRowsAppended(int point, int run, int)
         updateLegend();
     if (mFollow)
         autoRange();
-    replot(rpQueuedReplot);
+    // Rows arrive up to 20 times a second; redrawing every plot that often kept the GUI thread
+    // busy for most of a fast run. A streaming plot redraws at most every kLiveReplotMs.
+    if (!mLiveReplot.isActive()) {
+        const qint64 since = mSinceReplot.isValid() ? mSinceReplot.elapsed() : kLiveReplotMs;
+        mLiveReplot.start(static_cast<int>(std::max<qint64>(0, kLiveReplotMs - since)));
+    }
+}
+
+bool MetricPlot::streaming(int run) const
+{
+    const LiveResults::RunState state = mResults->runState(mPoint, run);
+    return state == LiveResults::RunState::Waiting || state == LiveResults::RunState::Running;
+}
+
+QVector<QCPGraph *> MetricPlot::graphsOf(const RunGraphs &g)
+{
+    QVector<QCPGraph *> graphs{g.mean};
+    if (g.upper)
+        graphs << g.upper << g.lower;
+    return graphs + g.agents + g.alternatives;
+}
+
+void MetricPlot::thin(RunGraphs &g)
+{
+    // Point j of every graph of the run is row j·stride: keeping the even points doubles it.
+    g.stride *= 2;
+    for (QCPGraph *graph : graphsOf(g)) {
+        const auto data = graph->data();
+        QVector<QCPGraphData> kept;
+        kept.reserve(data->size() / 2 + 1);
+        for (int j = 0; j < data->size(); j += 2)
+            kept.push_back(*(data->constBegin() + j));
+        data->set(kept, true);
+    }
 }
 
 void MetricPlot::appendRows(int run)
+{
+    RunGraphs &g = mRuns[run];
+    if (g.stride > 1 && !streaming(run)) {
+        // The run has stopped: redraw it from every recorded row.
+        for (QCPGraph *graph : graphsOf(g))
+            graph->data()->clear();
+        g.rows = g.agentRows = g.alternativeRows = 0;
+        g.stride = 1;
+    }
+    appendMeanRows(run);
+    appendAgentRows(run);
+    appendAlternativeRows(run);
+    if (streaming(run))
+        while (g.mean->dataCount() > kLivePoints)
+            thin(g);
+}
+
+void MetricPlot::appendMeanRows(int run)
 {
     RunGraphs &g = mRuns[run];
     const int rows = mResults->rowCount(mPoint, run);
@@ -314,6 +384,8 @@ void MetricPlot::appendRows(int run)
     keys.reserve(count);
     values.reserve(count);
     for (int i = g.rows; i < rows; ++i) {
+        if (i % g.stride != 0)
+            continue;
         const double m = mean[i];
         const double s = sd[i];
         // Beyond ~1e200 a value is "infinite" for a plot (QCustomPlot ranges stop at 1e250).
@@ -334,8 +406,6 @@ void MetricPlot::appendRows(int run)
         g.lower->addData(keys, lower, true);
     }
     g.rows = rows;
-    appendAgentRows(run);
-    appendAlternativeRows(run);
 }
 
 void MetricPlot::appendAlternativeRows(int run)
@@ -367,6 +437,8 @@ void MetricPlot::appendAlternativeRows(int run)
         const QVector<double> eps = mResults->epsilonAlternativeMean(mPoint, run, a);
         QVector<double> keys, values;
         for (int k = g.alternativeRows; k < rows && k < eps.size(); ++k) {
+            if (k % g.stride != 0)
+                continue;
             const double v = eps[k];
             const bool show = std::isfinite(v) && std::abs(v) < 1e200 && (!mLogY || v > 0);
             keys.push_back(keysAll[k]);
@@ -410,6 +482,8 @@ void MetricPlot::appendAgentRows(int run)
         const QVector<double> eps = mResults->epsilonAgentMean(mPoint, run, i);
         QVector<double> keys, values;
         for (int k = g.agentRows; k < rows && k < eps.size(); ++k) {
+            if (k % g.stride != 0)
+                continue;
             const double v = eps[k];
             const bool show = std::isfinite(v) && std::abs(v) < 1e200 && (!mLogY || v > 0);
             keys.push_back(keysAll[k]);

@@ -13,6 +13,8 @@
 #include <qcustomplot.h>
 
 #include <QColor>
+#include <QElapsedTimer>
+#include <QTimer>
 #include <QVector>
 
 namespace dplab {
@@ -51,6 +53,12 @@ public:
     QString subtitle() const { return mSubtitleText; }
     /** Text shown in the middle when the runs have data but none records this metric. */
     void setAbsentText(const QString &text);
+    /** While a run streams, each of its lines holds at most this many points: every
+     *  stride-th recorded row, the stride doubling as rows arrive, so appending and redrawing
+     *  cost the same at any run length. When the run stops, every row is drawn. */
+    static constexpr int kLivePoints = 2000;
+    /** While rows stream in, the plot redraws at most this often (milliseconds). */
+    static constexpr int kLiveReplotMs = 100;
     /** Points drawn for a run's mean line (tests). */
     int pointCount(int run) const;
     /** The mean line of a run (tests, export). */
@@ -80,10 +88,15 @@ private:
         int alternativeRows = 0;
         int rows = 0;
         int agentRows = 0;
+        int stride = 1; ///< rows drawn: every stride-th (see kLivePoints)
     };
 
     void onRowsAppended(int point, int run, int from);
     void appendRows(int run);
+    void appendMeanRows(int run);
+    bool streaming(int run) const;
+    static QVector<QCPGraph *> graphsOf(const RunGraphs &g);
+    static void thin(RunGraphs &g);
     void appendAgentRows(int run);
     void appendAlternativeRows(int run);
     void updateLegend();
@@ -108,6 +121,8 @@ private:
     QString mLegendTip;        ///< full run names (legend entries may be elided)
     bool mReadoutShown = false; ///< the hover read-out of a point is showing
     QCPTextElement *mSubtitle = nullptr;
+    QTimer mLiveReplot;        ///< the next redraw while rows stream in
+    QElapsedTimer mSinceReplot;
 };
 
 } // namespace dplab

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runfeed.h"
 
+#include <algorithm>
+
 namespace dplab {
 
 bool RunFeed::markPending()
@@ -11,9 +13,37 @@ bool RunFeed::markPending()
     return true;
 }
 
+namespace {
+
+/** Whether `next` continues `pending`: the same job with the same columns. */
+bool continues(const RunBatch &pending, const RunBatch &next)
+{
+    return pending.point == next.point && pending.run == next.run && pending.repetition == next.repetition
+        && pending.agents == next.agents && pending.alternatives == next.alternatives
+        && pending.names == next.names && pending.alternativeNames == next.alternativeNames;
+}
+
+} // namespace
+
 bool RunFeed::push(RunBatch batch)
 {
     std::lock_guard lock(mMutex);
+    // The runner reports every recorded iteration on its own; between two drains a job's rows
+    // join its newest pending batch, so the GUI thread takes one batch per job, not one per row.
+    // Only the few newest batches are looked at: at most one per concurrently running job.
+    const qsizetype stop = std::max<qsizetype>(0, mBatches.size() - kCoalesceWindow);
+    for (qsizetype i = mBatches.size(); i-- > stop;) {
+        RunBatch &pending = mBatches[i];
+        if (pending.point != batch.point || pending.run != batch.run || pending.repetition != batch.repetition)
+            continue;
+        if (!continues(pending, batch))
+            break; // the columns changed: keep the rows apart
+        pending.iterations += batch.iterations;
+        pending.values += batch.values;
+        pending.epsilonAgents += batch.epsilonAgents;
+        pending.epsilonAlternatives += batch.epsilonAlternatives;
+        return markPending();
+    }
     mBatches.push_back(std::move(batch));
     return markPending();
 }

@@ -18,7 +18,8 @@ namespace dplab {
 class RunFeed
 {
 public:
-    /** Appends a batch; returns true when the consumer should be notified. */
+    /** Appends a batch (joining the job's pending rows when its columns are the same); returns
+     *  true when the consumer should be notified. */
     bool push(RunBatch batch);
     /** Appends a status event; returns true when the consumer should be notified. */
     bool push(RunEvent event);
@@ -32,6 +33,10 @@ public:
 
 private:
     bool markPending();
+
+    /** How many of the newest pending batches a new one may join (more than any thread count
+     *  keeps concurrently running jobs apart). */
+    static constexpr qsizetype kCoalesceWindow = 512;
 
     std::mutex mMutex;
     QVector<RunBatch> mBatches;

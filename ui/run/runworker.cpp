@@ -4,11 +4,17 @@
 #include "runfeed.h"
 #include "textconvert.h"
 
+#include <cerrno>
 #include <exception>
+
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace dplab {
 
 namespace {
+
+constexpr int kRunNice = 10;
 
 /** Adapts the core observer to the feed (called from the runner's threads, serialized). */
 class FeedObserver final : public RunObserver
@@ -26,9 +32,14 @@ public:
         batch.point = b.point;
         batch.run = b.run;
         batch.repetition = b.repetition;
-        batch.names.reserve(static_cast<int>(b.names.size()));
-        for (const std::string &name : b.names)
-            batch.names << toQString(name);
+        // The names are the same in every batch of a run: converted once, then shared.
+        if (b.names != mNames) {
+            mNames = b.names;
+            mQNames.clear();
+            for (const std::string &name : b.names)
+                mQNames << toQString(name);
+        }
+        batch.names = mQNames;
         batch.iterations.reserve(static_cast<int>(b.iterations.size()));
         for (long long k : b.iterations)
             batch.iterations.push_back(k);
@@ -38,8 +49,13 @@ public:
                 batch.values.push_back(v);
         if (!b.epsilonAlternatives.empty() && b.epsilonAlternatives.size() == b.iterations.size()) {
             batch.alternatives = static_cast<int>(b.epsilonAlternatives.front().size());
-            for (const std::string &name : b.alternativeNames)
-                batch.alternativeNames << toQString(name);
+            if (b.alternativeNames != mAlternativeNames) {
+                mAlternativeNames = b.alternativeNames;
+                mQAlternativeNames.clear();
+                for (const std::string &name : b.alternativeNames)
+                    mQAlternativeNames << toQString(name);
+            }
+            batch.alternativeNames = mQAlternativeNames;
             for (const auto &row : b.epsilonAlternatives)
                 for (double v : row)
                     batch.epsilonAlternatives.push_back(v);
@@ -69,7 +85,23 @@ public:
 private:
     RunWorker *mWorker;
     RunFeed *mFeed;
+    std::vector<std::string> mNames, mAlternativeNames; ///< the last batch's, as converted below
+    QStringList mQNames, mQAlternativeNames;
 };
+
+/** Linux schedules nice values per thread: a run's threads at nice 10 give way to the GUI
+ *  thread whenever both want a core (with every core computing, the window otherwise froze for
+ *  100–200 ms at a time) and still use every idle core. Never raises a thread's priority. */
+void yieldToTheGui()
+{
+#ifdef __linux__
+    const auto tid = static_cast<id_t>(::gettid());
+    errno = 0;
+    const int now = ::getpriority(PRIO_PROCESS, tid);
+    if (errno == 0 && now < kRunNice)
+        ::setpriority(PRIO_PROCESS, tid, kRunNice);
+#endif
+}
 
 } // namespace
 
@@ -84,6 +116,7 @@ void RunWorker::run(std::shared_ptr<const Experiment> experiment, std::shared_pt
         RunnerOptions options;
         options.threads = threads;
         options.batchSize = 1; // the feed batches; single steps must show at once
+        options.onWorkerStart = yieldToTheGui;
         Runner runner(options);
         FeedObserver observer(this, mFeed.get());
         auto result = runner.run(*experiment, &observer, control.get());

@@ -171,6 +171,10 @@ struct RunnerOptions {
     int batchSize = 64;         ///< recorded points per observer batch
     Shard shard;                ///< the part of the job list to run (default: all of it)
     MessageRecording messages;  ///< messages to record (teaching views); none by default
+    /** Called first on every thread that runs jobs (the calling thread too when it runs them
+     *  itself), e.g. to lower the thread's scheduling priority so a GUI stays fluid. Results
+     *  do not depend on it. */
+    std::function<void()> onWorkerStart;
 };
 
 class Runner
