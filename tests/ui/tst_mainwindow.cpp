@@ -116,6 +116,7 @@ private slots:
     void quittingDuringRunAsks();
     void hugeRecordingAsksFirst();
     void overMemoryLimitAsksFirst();
+    void minimumSizeFitsAProjector();
     void graphCanvasAcceptsDroppedFile();
     void f1ShowsRenderedHelp();
     void autosaveAndRecovery();
@@ -551,6 +552,31 @@ void TestMainWindow::overMemoryLimitAsksFirst()
     QVERIFY(!window.runController()->isActive());
     QVERIFY2(window.lastRunError().contains(QStringLiteral("memory")), qPrintable(window.lastRunError()));
     window.document()->undoStack()->setClean();
+}
+
+void TestMainWindow::minimumSizeFitsAProjector()
+{
+    // The window's minimum size was 917×760 (1280×720 screen: the status bar fell off the
+    // bottom) and, at presentation size 150 % with a sweep, wider than 1600 px (a combo box
+    // sized to the sweep value `graph.generator = {…}`), which squeezed the experiment panel.
+    for (double factor : {1.0, 1.5}) {
+        QSettings().remove(QStringLiteral("mainWindow"));
+        MainWindow window;
+        QVERIFY(window.openPreset(QStringLiteral(":/presets/paper002-teaching-gossip.json")));
+        window.setPresentationScale(factor, false);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.startRun(); // the sweep value choice appears with the results
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 60000);
+        window.resetLayout();
+        QCoreApplication::processEvents();
+        const QSize need = window.minimumSizeHint();
+        QVERIFY2(need.width() <= 1280 && need.height() <= 720,
+                 qPrintable(QStringLiteral("factor %1: minimum %2×%3").arg(factor).arg(need.width()).arg(need.height())));
+        window.setPresentationScale(1.0, false);
+        window.document()->undoStack()->setClean();
+    }
 }
 
 void TestMainWindow::fitsAt1280x720()

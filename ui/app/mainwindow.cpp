@@ -337,7 +337,9 @@ void MainWindow::resetLayout()
     const int panel = std::max(mPanel->minimumSizeHint().width() + 24, int(width * 0.27));
     const int inspector = std::max(260, int(width * 0.2));
     resizeDocks({mPanelDock, mInspectorDock}, {panel, inspector}, Qt::Horizontal);
-    resizeDocks({mPlotDock}, {int(height * 0.42)}, Qt::Vertical);
+    // Below 1000 pixels (a 1280×720 projector, a 1400×900 window) the plots take more than
+    // half: two rows of plots need the height more than the graph does.
+    resizeDocks({mPlotDock}, {int(height * (height < 1000 ? 0.56 : 0.42))}, Qt::Vertical);
 }
 
 void MainWindow::ensureDocksUsable()

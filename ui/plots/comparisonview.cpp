@@ -41,7 +41,11 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Metric"), this));
-    mMetric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    for (QComboBox *box : {mMetric, mPoint}) {
+        // Never wider than a few characters: the window's minimum width stays projector-sized.
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(box == mPoint ? 14 : 12);
+    }
     bar->addWidget(mMetric);
     bar->addSpacing(12);
     bar->addWidget(mPoint);

@@ -29,7 +29,8 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     , mTitle(new QCPTextElement(this, QString(), QFont(font().family(), 10, QFont::Bold)))
     , mPlaceholder(new QCPItemText(this))
 {
-    setMinimumSize(260, 180);
+    // Small enough that two rows of plots fit under the graph at 1280×720.
+    setMinimumSize(200, 110);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setNoAntialiasingOnDrag(true);
     plotLayout()->insertRow(0);

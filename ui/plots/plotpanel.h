@@ -14,6 +14,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 
 namespace dplab {
@@ -58,7 +59,18 @@ public:
     /** The files exportPlotsTo(path, …) writes, one per plot. */
     QStringList exportFileNames(const QString &path) const;
 
+    /** Whether the bar above the plots is on two rows (the panel is too narrow for one). */
+    bool barWrapped() const;
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    void arrangeBar();
+
+    QWidget *mBar = nullptr;
+    QHBoxLayout *mBarRows[2] = {};
+    QWidget *mBarGroups[2] = {};
     void updateMetricChoices();
     void updatePointChoices();
 

@@ -35,7 +35,8 @@ SweepView::SweepView(QWidget *parent)
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Final"), this));
-    mMetric->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    mMetric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mMetric->setMinimumContentsLength(12);
     bar->addWidget(mMetric);
     bar->addWidget(mLogY);
     bar->addStretch(1);

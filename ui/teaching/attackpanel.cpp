@@ -2,6 +2,7 @@
 #include "attackpanel.h"
 
 #include "messageinspector.h"
+#include "presentationscale.h"
 #include "textconvert.h"
 
 #include "dplab/engine/metrics.h"
@@ -79,6 +80,7 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
     auto *leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     mPlot = new QCustomPlot(left);
+    PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
     mPlot->setMinimumHeight(220);
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->yAxis->setLabel(tr("attack_error (relative)"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "frontierview.h"
 
+#include "presentationscale.h"
 #include "textconvert.h"
 
 #include <qcustomplot.h>
@@ -72,6 +73,7 @@ FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
     mStatus->setWordWrap(true);
     layout->addWidget(mStatus);
     mPlot = new QCustomPlot(this);
+    PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
     mPlot->setMinimumHeight(240);
     mPlot->xAxis->setLabel(tr("target ε (log scale)"));
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "messageinspector.h"
 
+#include "presentationscale.h"
 #include "textconvert.h"
 
 #include <qcustomplot.h>
@@ -51,6 +52,7 @@ MessageInspector::MessageInspector(QWidget *parent) : QWidget(parent)
     row->addStretch();
     layout->addLayout(row);
     mPlot = new QCustomPlot(this);
+    PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
     mPlot->setMinimumHeight(170);
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->legend->setVisible(true);

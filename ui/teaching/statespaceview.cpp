@@ -2,6 +2,7 @@
 #include "statespaceview.h"
 
 #include "playbackview.h"
+#include "presentationscale.h"
 
 #include <algorithm>
 
@@ -10,6 +11,7 @@ namespace dplab {
 StateSpaceView::StateSpaceView(QWidget *parent) : QCustomPlot(parent)
 {
     setMinimumSize(260, 220);
+    PresentationScale::follow(this); // fonts, ticks and lines at the presentation size
     xAxis->setLabel(QStringLiteral("x₁"));
     yAxis->setLabel(QStringLiteral("x₂"));
     mNote = new QCPItemText(this);

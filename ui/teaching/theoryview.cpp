@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "theoryview.h"
 
+#include "presentationscale.h"
 #include "textconvert.h"
 
 #include "dplab/teaching/theory.h"
@@ -40,6 +41,7 @@ TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
     mNote->setWordWrap(true);
     layout->addWidget(mNote);
     mPlot = new QCustomPlot(this);
+    PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
     mPlot->setMinimumHeight(240);
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->legend->setVisible(true);
