@@ -3,8 +3,8 @@
 # Takes the window screenshots of the README (docs/screenshots/) under a virtual X display:
 #   scripts/screenshots.sh [--build DIR] [--out DIR] [--size WxH] [NAME...]
 # NAMEs: main comparison sweep presentation help (default: all), each at 1600×1000 and 1280×720
-# (or only at --size). Needs xvfb-run, xauth and ImageMagick's `import` (installed with apt-get
-# when missing). Settings go to a temporary folder, so your own layout is neither used nor changed.
+# (or only at --size), each through scripts/screenshot.sh. Settings go to a temporary folder, so
+# your own layout is neither used nor changed.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=$root/build
@@ -21,30 +21,19 @@ done
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help)
 
-need=()
-command -v xvfb-run >/dev/null || need+=(xvfb)
-command -v xauth >/dev/null || need+=(xauth)
-command -v import >/dev/null || need+=(imagemagick)
-if [ ${#need[@]} -gt 0 ]; then
-    sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_=sudo
-    $sudo_ apt-get install -y -qq "${need[@]}" >/dev/null 2>&1 \
-        || { $sudo_ apt-get update -qq >/dev/null && $sudo_ apt-get install -y -qq "${need[@]}" >/dev/null; }
-fi
 mkdir -p "$out"
 presets=$root/resources/presets
 dplab=$build/app/dplab
 [ -x "$dplab" ] || { echo "no $dplab: build first (./run.sh or cmake --build build)" >&2; exit 2; }
 
-# shot NAME SIZE DELAY ARGS...: runs dplab ARGS in a fresh X display, waits DELAY s, saves the screen.
+# shot NAME SIZE DELAY ARGS...: one screenshot through scripts/screenshot.sh (which installs what
+# it needs and runs dplab ARGS in a fresh virtual display), with settings in a throw-away folder.
 shot() {
     local name=$1 size=$2 delay=$3; shift 3
     local home; home=$(mktemp -d)
-    local file=$out/$name-${size}.png
-    XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data xvfb-run -a -s "-screen 0 ${size}x24" \
-        bash -c '"$@" & pid=$!; sleep '"$delay"'; import -window root '"'$file'"'; kill $pid; wait $pid 2>/dev/null; true' \
-        _ "$dplab" "$@"
+    XDG_CONFIG_HOME=$home/config XDG_DATA_HOME=$home/data \
+        "$root/scripts/screenshot.sh" --size "$size" --delay "$delay" --out "$out/$name-$size.png" -- "$dplab" "$@"
     rm -rf "$home"
-    echo "$file"
 }
 
 for size in "${sizes[@]}"; do
