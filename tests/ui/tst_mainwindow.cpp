@@ -93,6 +93,15 @@ void answerNextMessageBox(QMessageBox::StandardButton button, QString *text = nu
     timer->start();
 }
 
+/** The default preset with `iterations` recorded every iteration, unmodified (no save prompt). */
+void openDenseRun(MainWindow &window, long long iterations)
+{
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/iterations", iterations, QStringLiteral("long"));
+    window.document()->setValue("/record_every", 1, QStringLiteral("dense"));
+    window.document()->undoStack()->setClean();
+}
+
 } // namespace
 
 class TestMainWindow : public QObject
@@ -397,10 +406,7 @@ void TestMainWindow::hugeRecordingAsksFirst()
 {
     // 3 000 000 iterations recorded every iteration grew to 2.9 GB with no warning.
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.document()->setValue("/iterations", 3000000, QStringLiteral("long"));
-    window.document()->setValue("/record_every", 1, QStringLiteral("dense"));
-    window.document()->undoStack()->setClean();
+    openDenseRun(window, 3000000);
     QString asked;
     answerNextMessageBox(QMessageBox::Cancel, &asked);
     window.startRun();
@@ -527,10 +533,7 @@ void TestMainWindow::overMemoryLimitAsksFirst()
     } restore;
     ResourceLimits::setDefaultMemoryLimit(1 << 20);
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.document()->setValue("/iterations", 20000, QStringLiteral("long"));
-    window.document()->setValue("/record_every", 1, QStringLiteral("dense"));
-    window.document()->undoStack()->setClean();
+    openDenseRun(window, 20000);
     QString asked;
     answerNextMessageBox(QMessageBox::Cancel, &asked);
     window.startRun();

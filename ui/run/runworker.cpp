@@ -32,14 +32,7 @@ public:
         batch.point = b.point;
         batch.run = b.run;
         batch.repetition = b.repetition;
-        // The names are the same in every batch of a run: converted once, then shared.
-        if (b.names != mNames) {
-            mNames = b.names;
-            mQNames.clear();
-            for (const std::string &name : b.names)
-                mQNames << toQString(name);
-        }
-        batch.names = mQNames;
+        batch.names = converted(b.names, mNames, mQNames);
         batch.iterations.reserve(static_cast<int>(b.iterations.size()));
         for (long long k : b.iterations)
             batch.iterations.push_back(k);
@@ -49,13 +42,7 @@ public:
                 batch.values.push_back(v);
         if (!b.epsilonAlternatives.empty() && b.epsilonAlternatives.size() == b.iterations.size()) {
             batch.alternatives = static_cast<int>(b.epsilonAlternatives.front().size());
-            if (b.alternativeNames != mAlternativeNames) {
-                mAlternativeNames = b.alternativeNames;
-                mQAlternativeNames.clear();
-                for (const std::string &name : b.alternativeNames)
-                    mQAlternativeNames << toQString(name);
-            }
-            batch.alternativeNames = mQAlternativeNames;
+            batch.alternativeNames = converted(b.alternativeNames, mAlternativeNames, mQAlternativeNames);
             for (const auto &row : b.epsilonAlternatives)
                 for (double v : row)
                     batch.epsilonAlternatives.push_back(v);
@@ -83,6 +70,20 @@ public:
     }
 
 private:
+    /** `names` as Qt strings: the names are the same in every batch of a run, so they are
+     *  converted once (`last` holds what `cache` was converted from) and then shared. */
+    static const QStringList &converted(const std::vector<std::string> &names, std::vector<std::string> &last,
+                                        QStringList &cache)
+    {
+        if (names != last) {
+            last = names;
+            cache.clear();
+            for (const std::string &name : names)
+                cache << toQString(name);
+        }
+        return cache;
+    }
+
     RunWorker *mWorker;
     RunFeed *mFeed;
     std::vector<std::string> mNames, mAlternativeNames; ///< the last batch's, as converted below
