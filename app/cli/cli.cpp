@@ -580,8 +580,60 @@ void printDescriptors(const std::string &what, const std::vector<Json> &items, b
         printParams(item.at("params"), "");
         if (item.contains("privacy_params"))
             printParams(item.at("privacy_params"), "privacy.");
+        if (item.contains("theory"))
+            for (const auto &rate : item.at("theory"))
+                std::cout << "    stated rate: " << rate.at("label").get<std::string>() << " for "
+                          << rate.at("metric").get<std::string>() << " ("
+                          << rate.at("citation").get<std::string>() << ")\n";
+        if (item.contains("attack") && !item.at("attack").is_null())
+            std::cout << "    eavesdropper: reconstructs an agent's gradients from its "
+                      << item.at("attack").at("decision_channel").get<std::string>()
+                      << (item.at("attack").contains("tracker_channel")
+                              ? " and " + item.at("attack").at("tracker_channel").get<std::string>()
+                              : std::string())
+                      << " messages\n";
     }
     (void)what;
+}
+
+/** What an eavesdropper on one agent reconstructs (null: no attack modelled). */
+Json attackSurfaceToJson(const AttackSurface &attack)
+{
+    switch (attack.kind) {
+    case AttackSurface::Kind::None:
+        return nullptr;
+    case AttackSurface::Kind::DecisionStep:
+        return Json{{"kind", "decision-step"}, {"decision_channel", attack.decisionChannel},
+                    {"step_param", attack.stepParam}};
+    case AttackSurface::Kind::TrackerDifference:
+    case AttackSurface::Kind::StepInsideTracker:
+        return Json{{"kind", attack.kind == AttackSurface::Kind::TrackerDifference ? "tracker-difference"
+                                                                                     : "step-inside-tracker"},
+                    {"decision_channel", attack.decisionChannel},
+                    {"tracker_channel", attack.trackerChannel},
+                    {"step_param", attack.stepParam}};
+    }
+    return nullptr;
+}
+
+/** A stated rate: the metric it overlays, its form and where the paper states it. */
+Json theoryRateToJson(const TheoryRate &rate)
+{
+    Json j{{"metric", rate.metric}, {"label", rate.label}, {"citation", rate.citation}};
+    if (rate.kind == TheoryRate::Kind::Power) {
+        j["kind"] = "power";
+        j["exponent"] = rate.exponent;
+        if (!rate.scheduleParam.empty()) {
+            j["schedule_param"] = rate.scheduleParam;
+            j["schedule_factor"] = rate.scheduleFactor;
+        }
+    } else {
+        j["kind"] = "linear";
+        j["rate_power"] = rate.ratePower;
+    }
+    if (!rate.whenParam.empty())
+        j["when"] = Json{{rate.whenParam, rate.whenValue}};
+    return j;
 }
 
 int commandList(int argc, char **argv)
@@ -604,6 +656,11 @@ int commandList(int argc, char **argv)
             j["privacy_params"] = privacy;
             j["accepts_compressor"] = d.acceptsCompressor;
             j["needs_online_problem"] = d.needsOnline;
+            j["attack"] = attackSurfaceToJson(d.attack);
+            Json theory = Json::array();
+            for (const auto &rate : d.theory)
+                theory.push_back(theoryRateToJson(rate));
+            j["theory"] = theory;
             items.push_back(j);
         }
     } else if (what == "compressors" || what == "problems" || what == "generators" || what == "weights") {

@@ -132,6 +132,19 @@ TEST(CliList, JsonListsAreParseable)
     for (const auto &a : algorithms)
         pushPull = pushPull || (a["id"] == "push-pull" && a["graph"] == "directed");
     EXPECT_TRUE(pushPull);
+    // The teaching facts: what an eavesdropper reconstructs and the rates a paper states.
+    for (const auto &a : algorithms) {
+        ASSERT_TRUE(a.contains("attack") && a.contains("theory")) << a["id"];
+        if (a["id"] == "dgd") {
+            EXPECT_EQ(a["attack"]["kind"], "decision-step");
+            EXPECT_EQ(a["attack"]["decision_channel"], "x");
+        }
+        if (a["id"] == "ldp-gt") {
+            EXPECT_EQ(a["attack"]["kind"], "step-inside-tracker");
+            ASSERT_FALSE(a["theory"].empty());
+            EXPECT_NE(a["theory"][0]["citation"].get<std::string>().find("paper 000"), std::string::npos);
+        }
+    }
     EXPECT_EQ(runCli("list nonsense").exitCode, 2);
 }
 
