@@ -584,11 +584,14 @@ Result<Experiment> resolvePoint(const Json &doc, const std::string &baseDir, con
                       {"seed", e.seed},
                       {"iterations", e.iterations},
                       {"repetitions", e.repetitions},
-                      {"record_every", e.recordEvery},
                       {"common_random_numbers", e.commonRandomNumbers},
                       {"graph", e.graphJson},
                       {"problem", e.problemJson},
                       {"runs", runs}};
+        // An absent record_every stays absent: the default cadence follows the iterations (of
+        // a sweep point, an --iterations override, an edit in the window).
+        if (doc.contains("record_every"))
+            resolved["record_every"] = e.recordEvery;
         if (!e.description.empty())
             resolved["description"] = e.description;
         if (!e.extraMetrics.empty())

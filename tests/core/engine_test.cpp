@@ -76,6 +76,26 @@ std::vector<std::vector<std::vector<double>>> allValues(const ExperimentResult &
     return out;
 }
 
+TEST(Experiment, AbsentRecordEveryStaysAbsentSoTheCadenceFollowsTheIterations)
+{
+    Json doc = experimentJson();
+    doc.erase("record_every");
+    doc["iterations"] = 10000;
+    const Experiment e = parse(doc);
+    EXPECT_EQ(e.recordEvery, 5); // at most kDefaultRecordedPoints = 2000 recorded iterations
+    EXPECT_FALSE(e.resolved.contains("record_every"));
+    // A sweep point (or any edit of the iterations) gets its own default cadence.
+    doc["sweep"] = Json{{"parameter", "iterations"}, {"values", {4000, 20000}}};
+    const Experiment swept = parse(doc);
+    auto point = experimentAtSweepValue(swept, 20000);
+    ASSERT_TRUE(point.ok()) << point.error().toString();
+    EXPECT_EQ(point->recordEvery, 10);
+    // An explicit record_every is kept.
+    doc.erase("sweep");
+    doc["record_every"] = 7;
+    EXPECT_EQ(parse(doc).resolved.at("record_every"), 7);
+}
+
 TEST(Runner, ResultsDoNotDependOnThreadCount)
 {
     const Experiment e = parse(experimentJson());

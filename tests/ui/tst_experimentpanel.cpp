@@ -226,6 +226,23 @@ void TestExperimentPanel::experimentFields()
     QCOMPARE(d.value("/iterations").get<int>(), 250);
     d.undoStack()->undo();
     QCOMPARE(iterations->value(), 1000);
+
+    // An absent record_every is the default cadence: shown as "auto", not as 1 (which records
+    // every iteration); choosing auto removes the key again.
+    doc.erase("record_every");
+    QVERIFY(d.loadJson(doc, PresetLibrary::baseDir(), QString(), &error));
+    QSpinBox *recordEvery = nullptr;
+    for (QSpinBox *s : panel.findChildren<QSpinBox *>())
+        if (s->specialValueText() == QStringLiteral("auto"))
+            recordEvery = s;
+    QVERIFY(recordEvery);
+    QCOMPARE(recordEvery->value(), 0);
+    QCOMPARE(recordEvery->text(), QStringLiteral("auto"));
+    recordEvery->setValue(5);
+    QCOMPARE(d.value("/record_every").get<int>(), 5);
+    recordEvery->setValue(0);
+    QVERIFY(d.value("/record_every").is_null());
+    QVERIFY(d.validate().ok());
 }
 
 void TestExperimentPanel::wheelOverUnfocusedFieldScrolls()

@@ -50,9 +50,13 @@ ExperimentSettingsWidget::ExperimentSettingsWidget(ExperimentDocument *document,
     mRepetitions->setKeyboardTracking(false);
     mRepetitions->setToolTip(tr("Independent repetitions (different noise draws); plots show mean ± std"));
     mRecordEvery = new QSpinBox(this);
-    mRecordEvery->setRange(1, 100000000);
+    // 0 stands for an absent record_every: the default cadence, shown as "auto".
+    mRecordEvery->setRange(0, 100000000);
+    mRecordEvery->setSpecialValueText(tr("auto"));
     mRecordEvery->setKeyboardTracking(false);
-    mRecordEvery->setToolTip(tr("Metrics are computed every this many iterations"));
+    mRecordEvery->setToolTip(tr("Metrics are computed every this many iterations; auto records at most %1 "
+                                "evenly spaced iterations per run (1 records every iteration)")
+                                 .arg(kDefaultRecordedPoints));
     form->addRow(tr("Name"), mName);
     form->addRow(tr("Seed"), mSeed);
     form->addRow(tr("Iterations"), mIterations);
@@ -78,7 +82,7 @@ ExperimentSettingsWidget::ExperimentSettingsWidget(ExperimentDocument *document,
     });
     connect(mRecordEvery, &QSpinBox::valueChanged, this, [this](int v) {
         if (!mRefreshing)
-            mDocument->setValue("/record_every", v, tr("Change recording interval"));
+            mDocument->setValue("/record_every", v > 0 ? Json(v) : Json(), tr("Change recording interval"));
     });
 }
 
@@ -95,7 +99,7 @@ void ExperimentSettingsWidget::refresh()
     };
     setSpinValue(mIterations, number("/iterations", 100));
     setSpinValue(mRepetitions, number("/repetitions", 1));
-    setSpinValue(mRecordEvery, number("/record_every", 1));
+    setSpinValue(mRecordEvery, number("/record_every", 0));
     mRefreshing = false;
 }
 
