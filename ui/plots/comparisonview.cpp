@@ -206,9 +206,7 @@ void ComparisonView::rebuild()
         const int n = std::min(mean.size(), its.size());
         // While the run streams, every stride-th row (as the live plots): a rebuild costs the
         // same at any run length. A stopped run is drawn from every row.
-        const LiveResults::RunState state = mResults->runState(point, r);
-        const bool streaming = state == LiveResults::RunState::Waiting || state == LiveResults::RunState::Running;
-        const int stride = streaming ? std::max(1, n / MetricPlot::kLivePoints) : 1;
+        const int stride = mResults->isStreaming(point, r) ? std::max(1, n / MetricPlot::kLivePoints) : 1;
         QVector<double> k, v, hi, lo;
         for (int i = 0; i < n; i += stride) {
             const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < 1e200 && (!logY || mean[i] > 0);

@@ -320,8 +320,7 @@ void MetricPlot::onRowsAppended(int point, int run, int)
 
 bool MetricPlot::streaming(int run) const
 {
-    const LiveResults::RunState state = mResults->runState(mPoint, run);
-    return state == LiveResults::RunState::Waiting || state == LiveResults::RunState::Running;
+    return mResults->isStreaming(mPoint, run);
 }
 
 QVector<QCPGraph *> MetricPlot::graphsOf(const RunGraphs &g)

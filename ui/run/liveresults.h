@@ -68,6 +68,12 @@ public:
     const QVector<int> &counts(int point, int run) const;
 
     RunState runState(int point, int run) const;
+    /** Whether rows of the run may still arrive (waiting or running). */
+    bool isStreaming(int point, int run) const
+    {
+        const RunState state = runState(point, run);
+        return state == RunState::Waiting || state == RunState::Running;
+    }
     /** "running", "ok", "diverged at 412", "cancelled at 80" … */
     QString runStatusText(int point, int run) const;
     /** Warnings the runner reported for the run. */
