@@ -6,6 +6,7 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 
@@ -21,11 +22,26 @@ double sigmoid(double z)
     return e / (1.0 + e);
 }
 
-/** log(1 + e^z) without overflow. */
-double softplus(double z)
+/** log1p(e) for e ∈ [0, 1], vectorised (Eigen vectorises exp and log for doubles, but neither
+ *  log1p nor select): with u = fl(1 + e), log(u) + (e − (u − 1))/u is log1p(e) to about an ulp,
+ *  since u − 1 is exact and the second term is the first-order correction for the rounding of
+ *  1 + e; for e below half an ulp of 1 it gives 0 + e/1 = e. */
+template <typename Array>
+auto log1pSmall(const Array &e)
 {
-    return z > 0 ? z + std::log1p(std::exp(-z)) : std::log1p(std::exp(z));
+    const auto u = 1.0 + e;
+    return u.log() + (e - (u - 1.0)) / u;
 }
+
+/** z ← softplus(z) = max(z, 0) + log1p(e^{−|z|}) for a contiguous column; e is scratch of the
+ *  same length. */
+void softplusInPlace(Eigen::Ref<Eigen::ArrayXd> z, Eigen::Ref<Eigen::ArrayXd> e)
+{
+    e = (-z.abs()).exp();
+    z = z.max(0.0) + log1pSmall(e);
+}
+
+std::atomic<std::uint64_t> gNextInstance{1};
 
 bool allFinite(const Eigen::MatrixXd &m)
 {
@@ -147,6 +163,7 @@ OnlineStreamProblem::create(Eigen::MatrixXd features, Eigen::VectorXd labels,
     }
 
     std::shared_ptr<OnlineStreamProblem> p(new OnlineStreamProblem());
+    p->mInstance = gNextInstance.fetch_add(1, std::memory_order_relaxed);
     p->mId = id.empty() ? std::string("online-") + sampleLossName(options.loss) : std::move(id);
     p->mOptions = options;
     p->mClasses = classes;
@@ -163,6 +180,7 @@ OnlineStreamProblem::create(Eigen::MatrixXd features, Eigen::VectorXd labels,
         AgentStream &a = p->mAgents[i];
         a.sequence = std::move(sequences[i]);
         std::vector<int> order; // pool rows in first-arrival order
+        a.distinctAt.resize(a.sequence.size());
         for (std::size_t k = 0; k < a.sequence.size(); ++k) {
             const int row = a.sequence[k];
             int &u = distinctOf[static_cast<std::size_t>(row)];
@@ -173,6 +191,7 @@ OnlineStreamProblem::create(Eigen::MatrixXd features, Eigen::VectorXd labels,
                 a.arrivals.emplace_back();
             }
             a.arrivals[static_cast<std::size_t>(u)].push_back(static_cast<long long>(k));
+            a.distinctAt[k] = u;
         }
         const auto distinct = static_cast<Eigen::Index>(order.size());
         a.rows.resize(distinct, p->mFeatures.cols());
@@ -185,6 +204,7 @@ OnlineStreamProblem::create(Eigen::MatrixXd features, Eigen::VectorXd labels,
             pop[u] = static_cast<double>(a.arrivals[static_cast<std::size_t>(u)].size())
                      / static_cast<double>(a.sequence.size());
         }
+        a.rowL1 = a.rows.rowwise().lpNorm<1>();
         for (int row : order)
             distinctOf[static_cast<std::size_t>(row)] = -1;
         a.poolRows = std::move(order);
@@ -242,26 +262,57 @@ long long OnlineStreamProblem::samplesReceived(long long t) const
     return (std::max(t, 0LL) + 1) * mOptions.samplesPerIteration;
 }
 
-Eigen::Index OnlineStreamProblem::cumulativeWeights(const AgentStream &agent, long long K,
-                                                    Eigen::VectorXd &weights) const
+Eigen::Index OnlineStreamProblem::cumulativeWeights(int i, long long K, Eigen::VectorXd &weights) const
 {
-    const auto L = static_cast<long long>(agent.sequence.size());
-    const long long cycles = K / L;
-    const long long rest = K % L;
-    const auto P = cycles > 0
-                       ? static_cast<Eigen::Index>(agent.firstArrival.size())
-                       : static_cast<Eigen::Index>(std::lower_bound(agent.firstArrival.begin(),
-                                                                    agent.firstArrival.end(), K)
-                                                   - agent.firstArrival.begin());
-    // Sized once for all P this agent can reach (no allocation as P grows); entries ≥ P unused.
-    if (weights.size() < static_cast<Eigen::Index>(agent.firstArrival.size()))
-        weights.resize(static_cast<Eigen::Index>(agent.firstArrival.size()));
-    for (Eigen::Index u = 0; u < P; ++u) {
-        const auto &arr = agent.arrivals[static_cast<std::size_t>(u)];
-        const long long count = cycles * static_cast<long long>(arr.size())
-                                + (std::lower_bound(arr.begin(), arr.end(), rest) - arr.begin());
-        weights[u] = static_cast<double>(count) / static_cast<double>(K);
+    // Per thread, per learner: the multiplicity of every distinct row within [0, cachedK), as
+    // exact integers held in doubles. One problem instance at a time (a different instance
+    // resets it); a K below the cached one, or far beyond it, is recounted by binary searches.
+    struct Counts {
+        long long K = 0;
+        Eigen::Index reached = 0; // P at K: distinct rows arrive in index order
+        Eigen::VectorXd count;
+    };
+    thread_local std::uint64_t cachedInstance = 0;
+    thread_local std::vector<Counts> cache;
+    if (cachedInstance != mInstance) {
+        cachedInstance = mInstance;
+        cache.assign(mAgents.size(), Counts{});
     }
+    const AgentStream &agent = mAgents[static_cast<std::size_t>(i)];
+    Counts &c = cache[static_cast<std::size_t>(i)];
+    const auto distinct = static_cast<Eigen::Index>(agent.firstArrival.size());
+    const auto L = static_cast<long long>(agent.sequence.size());
+    if (c.count.size() != distinct) {
+        c.count = Eigen::VectorXd::Zero(distinct);
+        c.K = 0;
+        c.reached = 0;
+    }
+    if (K < c.K || K - c.K > distinct) {
+        const long long cycles = K / L;
+        const long long rest = K % L;
+        c.reached = cycles > 0 ? distinct
+                               : static_cast<Eigen::Index>(std::lower_bound(agent.firstArrival.begin(),
+                                                                            agent.firstArrival.end(), K)
+                                                           - agent.firstArrival.begin());
+        c.count.setZero();
+        for (Eigen::Index u = 0; u < c.reached; ++u) {
+            const auto &arr = agent.arrivals[static_cast<std::size_t>(u)];
+            c.count[u] = static_cast<double>(cycles * static_cast<long long>(arr.size())
+                                             + (std::lower_bound(arr.begin(), arr.end(), rest) - arr.begin()));
+        }
+    } else {
+        for (long long k = c.K; k < K; ++k) {
+            const int u = agent.distinctAt[static_cast<std::size_t>(k % L)];
+            c.count[u] += 1.0;
+            c.reached = std::max(c.reached, static_cast<Eigen::Index>(u) + 1);
+        }
+    }
+    c.K = K;
+    // Sized once for all P this agent can reach (no allocation as P grows); entries ≥ P unused.
+    if (weights.size() < distinct)
+        weights.resize(distinct);
+    const Eigen::Index P = c.reached;
+    weights.head(P) = c.count.head(P) / static_cast<double>(K);
     return P;
 }
 
@@ -296,34 +347,45 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
                                          const Eigen::Ref<const Eigen::VectorXd> &b,
                                          const Eigen::Ref<const Eigen::VectorXd> &w,
                                          const Eigen::Ref<const Eigen::VectorXd> &theta, double clip,
-                                         Eigen::VectorXd *grad) const
+                                         Eigen::VectorXd *grad, const Eigen::VectorXd *rowL1,
+                                         bool wantValue) const
 {
     // Scratch is thread_local: the hot loop (gradients at every iteration) does not allocate.
-    thread_local Eigen::VectorXd zBuffer, rBuffer;
+    thread_local Eigen::VectorXd zBuffer, rBuffer, eBuffer;
     const double ridge = mOptions.ridge;
     const Eigen::Index P = A.rows();
     const double weightSum = w.sum();
-    double value = 0.5 * ridge * theta.squaredNorm() * weightSum;
+    double value = wantValue ? 0.5 * ridge * theta.squaredNorm() * weightSum : 0.0;
+    // The clip needs the exact ‖∇l_u‖_1 only where the bound ‖∇l_u‖_1 ≤ |dl/dz|·‖a_u‖_1 + r‖θ‖_1
+    // reaches it (the margin covers the rounding of both sums), so skipping the rest changes
+    // nothing.
+    const double clipMargin = 1.0 - 1e-9;
+    const double ridgeL1 = clip > 0 && rowL1 ? ridge * theta.lpNorm<1>() : 0.0;
     if (mOptions.loss != SampleLoss::Softmax) {
         auto z = scratch(zBuffer, P);
         auto r = scratch(rBuffer, P); // dl/dz per sample, then coefficient · dl/dz
         z.noalias() = A * theta;
-        for (Eigen::Index u = 0; u < P; ++u) {
-            if (mOptions.loss == SampleLoss::Logistic) {
-                value += w[u] * (softplus(z[u]) - b[u] * z[u]);
-                r[u] = sigmoid(z[u]) - b[u];
-            } else {
-                const double e = z[u] - b[u];
-                value += w[u] * 0.5 * e * e;
-                r[u] = e;
-            }
+        if (mOptions.loss == SampleLoss::Logistic) {
+            // Vectorised, branch-free and without overflow: with a = e^{min(z, 0)} and
+            // c = e^{min(−z, 0)} (one of them is 1), e = a·c = e^{−|z|} exactly, the sigmoid is
+            // s(z) = a/(1 + e) and softplus(z) = max(z, 0) + log1p(e).
+            auto e = scratch(eBuffer, P);
+            r.array() = z.array().min(0.0).exp();
+            e.array() = (-z.array()).min(0.0).exp() * r.array();
+            if (wantValue)
+                value += (w.array() * (z.array().max(0.0) + log1pSmall(e.array()) - b.array() * z.array())).sum();
+            r.array() = r.array() / (1.0 + e.array()) - b.array();
+        } else {
+            r = z - b;
+            if (wantValue)
+                value += 0.5 * (w.array() * r.array().square()).sum();
         }
         if (grad) {
             // z becomes the coefficient w_u · (clip scale)_u.
             double coefSum = 0.0;
             for (Eigen::Index u = 0; u < P; ++u) {
                 double coef = w[u];
-                if (clip > 0) {
+                if (clip > 0 && !(rowL1 && std::abs(r[u]) * (*rowL1)[u] + ridgeL1 <= clip * clipMargin)) {
                     const double norm = (r[u] * A.row(u).transpose() + ridge * theta).lpNorm<1>();
                     if (norm > clip)
                         coef *= clip / norm;
@@ -353,7 +415,8 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
         for (Eigen::Index c = 0; c < mClasses; ++c)
             sum += std::exp(Z(u, c) - zmax);
         const auto label = static_cast<Eigen::Index>(b[u]);
-        value += w[u] * (zmax + std::log(sum) - Z(u, label));
+        if (wantValue)
+            value += w[u] * (zmax + std::log(sum) - Z(u, label));
         for (Eigen::Index c = 0; c < mClasses; ++c)
             Z(u, c) = std::exp(Z(u, c) - zmax) / sum;
         Z(u, label) -= 1.0;
@@ -363,6 +426,9 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
         coef = w;
         if (clip > 0) {
             for (Eigen::Index u = 0; u < P; ++u) {
+                // Σ_c ‖a (p − e_b)_c + r Θ_c‖_1 ≤ ‖a‖_1 ‖p − e_b‖_1 + r ‖Θ‖_1 (see the logistic case).
+                if (rowL1 && (*rowL1)[u] * Z.row(u).lpNorm<1>() + ridgeL1 <= clip * clipMargin)
+                    continue;
                 double norm = 0.0;
                 for (Eigen::Index c = 0; c < mClasses; ++c)
                     norm += (A.row(u).transpose() * Z(u, c) + ridge * Theta.col(c)).lpNorm<1>();
@@ -381,15 +447,15 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
 }
 
 double OnlineStreamProblem::agentLoss(int i, const Eigen::Ref<const Eigen::VectorXd> &theta,
-                                      long long t, Eigen::VectorXd *grad) const
+                                      long long t, Eigen::VectorXd *grad, bool wantValue) const
 {
     const AgentStream &agent = mAgents[static_cast<std::size_t>(i)];
     const long long K = samplesReceived(t);
     thread_local Eigen::VectorXd w;
     if (mOptions.gradient == StreamGradient::Cumulative) {
-        const Eigen::Index P = cumulativeWeights(agent, K, w);
+        const Eigen::Index P = cumulativeWeights(i, K, w);
         return weightedLoss(agent.rows.topRows(P), agent.labels.head(P), w.head(P), theta,
-                            mOptions.clipL1, grad);
+                            mOptions.clipL1, grad, &agent.rowL1, wantValue);
     }
     const long long W = mOptions.window > 0 ? mOptions.window : mOptions.samplesPerIteration;
     const long long first = std::max(0LL, K - W);
@@ -406,7 +472,7 @@ double OnlineStreamProblem::agentLoss(int i, const Eigen::Ref<const Eigen::Vecto
     }
     w.resize(count);
     w.setConstant(1.0 / static_cast<double>(count));
-    return weightedLoss(A, b, w, theta, mOptions.clipL1, grad);
+    return weightedLoss(A, b, w, theta, mOptions.clipL1, grad, nullptr, wantValue);
 }
 
 void OnlineStreamProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
@@ -427,7 +493,7 @@ void OnlineStreamProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
     thread_local Eigen::VectorXd x, g;
     for (int i = 0; i < agentCount(); ++i) {
         x = X.row(i).transpose();
-        agentLoss(i, x, t, &g);
+        agentLoss(i, x, t, &g, false);
         out.row(i) = g.transpose();
     }
 }
@@ -451,9 +517,10 @@ void OnlineStreamProblem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X
         poolWeight[row] += w;
     };
     const long long K = samplesReceived(t);
-    for (const AgentStream &agent : mAgents) {
+    for (int i = 0; i < agentCount(); ++i) {
+        const AgentStream &agent = mAgents[static_cast<std::size_t>(i)];
         if (mOptions.gradient == StreamGradient::Cumulative) {
-            const Eigen::Index P = cumulativeWeights(agent, K, agentWeights);
+            const Eigen::Index P = cumulativeWeights(i, K, agentWeights);
             for (Eigen::Index u = 0; u < P; ++u)
                 add(agent.poolRows[static_cast<std::size_t>(u)], agentWeights[u]);
         } else {
@@ -494,16 +561,26 @@ void OnlineStreamProblem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X
     auto Z = ZBuffer.topRows(P);
     if (mOptions.loss != SampleLoss::Softmax) {
         Z.noalias() = A * X.transpose(); // P × rows: every margin of every decision at once
+        if (mOptions.loss == SampleLoss::Logistic) {
+            // Σ_u w_u (softplus(z_ur) − b_u z_ur) = (softplus(Z)ᵀ w − Zᵀ (w∘b))_r, the softplus
+            // vectorised column by column.
+            thread_local Eigen::VectorXd wbBuffer, linear, eBuffer;
+            auto wb = scratch(wbBuffer, P);
+            wb = w.cwiseProduct(b);
+            linear.noalias() = Z.transpose() * wb;
+            auto e = scratch(eBuffer, P);
+            for (Eigen::Index r = 0; r < X.rows(); ++r)
+                softplusInPlace(Z.col(r).array(), e.array());
+            out.noalias() = Z.transpose() * w;
+            for (Eigen::Index r = 0; r < X.rows(); ++r)
+                out[r] += 0.5 * ridge * X.row(r).squaredNorm() * weightSum - linear[r];
+            return;
+        }
         for (Eigen::Index r = 0; r < X.rows(); ++r) {
             double value = 0.5 * ridge * X.row(r).squaredNorm() * weightSum;
             for (Eigen::Index u = 0; u < P; ++u) {
-                const double z = Z(u, r);
-                if (mOptions.loss == SampleLoss::Logistic) {
-                    value += w[u] * (softplus(z) - b[u] * z);
-                } else {
-                    const double e = z - b[u];
-                    value += w[u] * 0.5 * e * e;
-                }
+                const double e = Z(u, r) - b[u];
+                value += w[u] * 0.5 * e * e;
             }
             out[r] = value;
         }

@@ -695,6 +695,96 @@ TEST(OnlineStream, CumulativeGradientIsTheAverageOverEverySampleReceived)
     }
 }
 
+TEST(OnlineStream, GradientsDoNotDependOnWhatWasAskedBefore)
+{
+    // The multiplicities are counted incrementally per thread; a fresh instance (its own cache)
+    // asked only about t must give the same bits as one walked through every earlier t, and as
+    // one asked in a jumbled order (recounts).
+    Eigen::MatrixXd A;
+    Eigen::VectorXd b;
+    syntheticPool(12, 3, 4, A, b);
+    StreamOptions o;
+    o.ridge = 0.05;
+    o.clipL1 = 0.8;
+    o.samplesPerIteration = 2;
+    const auto seqs = OnlineStreamProblem::iidSequences(12, 3, 25, 9);
+    auto walked = OnlineStreamProblem::create(A, b, seqs, o);
+    auto jumbled = OnlineStreamProblem::create(A, b, seqs, o);
+    ASSERT_TRUE(walked.ok() && jumbled.ok());
+    Eigen::MatrixXd X(3, 3);
+    X << 0.3, -0.2, 0.5, 1.0, 0.0, -1.0, -0.4, 0.8, 0.1;
+    Eigen::MatrixXd G(3, 3), fresh(3, 3), other(3, 3);
+    const std::vector<long long> order{40, 3, 3, 17, 0, 60, 59, 2};
+    for (long long t = 0; t <= 60; ++t) {
+        (*walked)->gradients(X, G, t);
+        auto p = OnlineStreamProblem::create(A, b, seqs, o);
+        ASSERT_TRUE(p.ok());
+        (*p)->gradients(X, fresh, t);
+        EXPECT_EQ(G, fresh) << "t " << t;
+    }
+    for (long long t : order) {
+        (*jumbled)->gradients(X, G, t);
+        (*walked)->gradients(X, other, t);
+        auto p = OnlineStreamProblem::create(A, b, seqs, o);
+        (*p)->gradients(X, fresh, t);
+        EXPECT_EQ(G, fresh) << "t " << t;
+        EXPECT_EQ(other, fresh) << "t " << t;
+    }
+}
+
+TEST(OnlineStream, CrossValuesScoreEveryDecisionOnEveryLearnersLoss)
+{
+    // Σ_j f_t^j(x_r) for every row r, against a scalar brute force with std::log1p, including
+    // margins of ±100 where a naive log(1 + e^z) overflows or loses every digit.
+    Eigen::MatrixXd A;
+    Eigen::VectorXd b;
+    syntheticPool(12, 3, 4, A, b);
+    for (SampleLoss loss : {SampleLoss::Logistic, SampleLoss::LeastSquares}) {
+        for (StreamGradient mode : {StreamGradient::Cumulative, StreamGradient::Window}) {
+            StreamOptions o;
+            o.loss = loss;
+            o.ridge = 0.05;
+            o.samplesPerIteration = 2;
+            o.gradient = mode;
+            o.window = 3;
+            auto p = OnlineStreamProblem::create(A, b, OnlineStreamProblem::iidSequences(12, 3, 25, 9), o);
+            ASSERT_TRUE(p.ok());
+            Eigen::MatrixXd X(4, 3);
+            X << 0.3, -0.2, 0.5, 1.0, 0.0, -1.0, 40.0, -35.0, 30.0, -45.0, 38.0, -33.0;
+            Eigen::VectorXd out(4), own(3);
+            for (long long t : {0LL, 5LL, 30LL, 3LL}) {
+                (*p)->crossValues(X, out, t);
+                (*p)->values(X.topRows(3), own, t);
+                const long long K = (t + 1) * 2;
+                const long long first = mode == StreamGradient::Window ? std::max(0LL, K - 3) : 0;
+                for (Eigen::Index r = 0; r < X.rows(); ++r) {
+                    const Eigen::VectorXd theta = X.row(r).transpose();
+                    double total = 0.0;
+                    for (int j = 0; j < 3; ++j) {
+                        const auto &seq = (*p)->sequence(j);
+                        double sum = 0.0;
+                        for (long long k = first; k < K; ++k) {
+                            const int row = seq[static_cast<std::size_t>(k % static_cast<long long>(seq.size()))];
+                            const double z = A.row(row).dot(theta);
+                            const double l = loss == SampleLoss::Logistic
+                                                 ? std::max(z, 0.0) + std::log1p(std::exp(-std::abs(z))) - b[row] * z
+                                                 : 0.5 * (z - b[row]) * (z - b[row]);
+                            sum += l + 0.5 * o.ridge * theta.squaredNorm();
+                        }
+                        const double fj = sum / static_cast<double>(K - first);
+                        total += fj;
+                        if (j == r)
+                            EXPECT_NEAR(own[j], fj, 1e-13 * std::max(1.0, std::abs(fj)))
+                                << sampleLossName(loss) << " t " << t << " learner " << j;
+                    }
+                    EXPECT_NEAR(out[r], total, 1e-13 * std::max(1.0, std::abs(total)))
+                        << sampleLossName(loss) << " t " << t << " row " << r;
+                }
+            }
+        }
+    }
+}
+
 TEST(OnlineStream, WindowGradientAveragesTheLatestSamples)
 {
     Eigen::MatrixXd A;

@@ -180,24 +180,33 @@ private:
         Eigen::VectorXd labels;               ///< their labels
         std::vector<long long> firstArrival;  ///< ascending
         std::vector<std::vector<long long>> arrivals; ///< every arrival position of row u
+        std::vector<int> distinctAt;          ///< distinct row of each sequence position
+        Eigen::VectorXd rowL1;                ///< ‖a_u‖_1 of every distinct row (clip bound)
     };
 
     OnlineStreamProblem() = default;
-    /** Fills `weights` (head P; the vector may be longer) with the multiplicity share of every distinct row of learner i
-     *  received within positions [0, K); returns P. */
-    Eigen::Index cumulativeWeights(const AgentStream &agent, long long K,
-                                   Eigen::VectorXd &weights) const;
+    /** Fills `weights` (head P; the vector may be longer) with the multiplicity share of every
+     *  distinct row of learner i received within positions [0, K); returns P. The multiplicities
+     *  are kept per thread between calls (a cumulative stream's K grows by samplesPerIteration
+     *  per iteration, so each call only counts the new arrivals); the result is the same exact
+     *  integer count / K whatever was asked before. */
+    Eigen::Index cumulativeWeights(int i, long long K, Eigen::VectorXd &weights) const;
     /** f and ∇f of a weighted sample set: rows A (P×d_f), labels b, weights w (Σw = 1 for the
-     *  average); clip applies per sample when clip > 0. grad may be null. */
+     *  average); clip applies per sample when clip > 0. grad may be null; with wantValue false
+     *  the returned value is 0 (not computed). rowL1 (‖a_u‖_1 per row, may be null) lets the
+     *  clip skip samples whose gradient norm provably stays under it. */
     double weightedLoss(const Eigen::Ref<const Eigen::MatrixXd> &A,
                         const Eigen::Ref<const Eigen::VectorXd> &b,
                         const Eigen::Ref<const Eigen::VectorXd> &w,
                         const Eigen::Ref<const Eigen::VectorXd> &theta, double clip,
-                        Eigen::VectorXd *grad) const;
-    /** f_t^i and ∇f_t^i for learner i (grad may be null). */
+                        Eigen::VectorXd *grad, const Eigen::VectorXd *rowL1 = nullptr,
+                        bool wantValue = true) const;
+    /** f_t^i and ∇f_t^i for learner i (grad may be null; see weightedLoss for wantValue). */
     double agentLoss(int i, const Eigen::Ref<const Eigen::VectorXd> &theta, long long t,
-                     Eigen::VectorXd *grad) const;
+                     Eigen::VectorXd *grad, bool wantValue = true) const;
 
+    /** Distinguishes instances in the per-thread multiplicity cache (never reused). */
+    std::uint64_t mInstance = 0;
     std::string mId;
     StreamOptions mOptions;
     int mDimension = 0;
