@@ -98,13 +98,14 @@ Json Box::toJson() const
 
 // --- trace-norm ball ----------------------------------------------------------------------------
 
-Eigen::VectorXd projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s, double tau)
+void projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s, double tau, Eigen::Ref<Eigen::VectorXd> out)
 {
-    Eigen::VectorXd positive = s.cwiseMax(0.0);
-    if (positive.sum() <= tau)
-        return positive;
+    out = s.cwiseMax(0.0);
+    if (out.sum() <= tau)
+        return;
     // Projection onto {Σ = τ, ≥ 0}: sort descending, find the threshold λ (Duchi et al. 2008).
-    std::vector<double> u(positive.data(), positive.data() + positive.size());
+    thread_local std::vector<double> u;
+    u.assign(out.data(), out.data() + out.size());
     std::sort(u.begin(), u.end(), std::greater<double>());
     double cumulative = 0.0, lambda = 0.0;
     for (std::size_t j = 0; j < u.size(); ++j) {
@@ -113,7 +114,14 @@ Eigen::VectorXd projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s,
         if (u[j] - candidate > 0.0)
             lambda = candidate;
     }
-    return (positive.array() - lambda).cwiseMax(0.0).matrix();
+    out = (out.array() - lambda).cwiseMax(0.0).matrix();
+}
+
+Eigen::VectorXd projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s, double tau)
+{
+    Eigen::VectorXd out(s.size());
+    projectCappedSimplex(s, tau, out);
+    return out;
 }
 
 double traceNorm(const Eigen::Ref<const Eigen::VectorXd> &x, int rows, int cols)
@@ -134,8 +142,8 @@ void TraceNormBall::project(Eigen::Ref<Eigen::VectorXd> x) const
     // than a Jacobi SVD of the k × k factor for k = 10.
     Eigen::Map<RowMajorMatrix> xm(x.data(), mRows, mCols);
     const bool left = mRows <= mCols;
-    thread_local Eigen::MatrixXd gram, y;
-    thread_local Eigen::VectorXd s, factor;
+    thread_local Eigen::MatrixXd gram, y, scaled;
+    thread_local Eigen::VectorXd s, shrunk, factor;
     thread_local Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig;
     if (left)
         gram.noalias() = xm * xm.transpose();
@@ -152,14 +160,16 @@ void TraceNormBall::project(Eigen::Ref<Eigen::VectorXd> x) const
     }
     if (s.sum() <= mTau)
         return;
-    const Eigen::VectorXd shrunk = projectCappedSimplex(s, mTau);
+    shrunk.resize(s.size());
+    projectCappedSimplex(s, mTau, shrunk);
     factor.resize(s.size());
     for (Eigen::Index j = 0; j < s.size(); ++j)
         factor[j] = s[j] > 0.0 ? shrunk[j] / s[j] : 0.0;
+    scaled.noalias() = w * factor.asDiagonal(); // a plain operand: the product allocates nothing
     if (left)
-        xm.noalias() = w * factor.asDiagonal() * y;
+        xm.noalias() = scaled * y;
     else
-        xm.noalias() = y * factor.asDiagonal() * w.transpose();
+        xm.noalias() = y * scaled.transpose();
 }
 
 void TraceNormBall::linearMinimizer(const Eigen::Ref<const Eigen::VectorXd> &g, Eigen::Ref<Eigen::VectorXd> v) const

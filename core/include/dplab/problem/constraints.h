@@ -133,6 +133,8 @@ private:
 /** Euclidean projection of s onto {s ≥ 0, Σ s ≤ tau} (the capped simplex used for singular
  *  values): s' = max(s − λ, 0) with the smallest λ ≥ 0 that makes Σ s' ≤ tau. O(k log k). */
 Eigen::VectorXd projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s, double tau);
+/** The same into `out` (size of s), without allocating once its per-thread sort buffer has grown. */
+void projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s, double tau, Eigen::Ref<Eigen::VectorXd> out);
 
 /** ‖X‖_* of a row-major flattened q×p matrix. */
 double traceNorm(const Eigen::Ref<const Eigen::VectorXd> &x, int rows, int cols);
