@@ -816,6 +816,14 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usageError("no command");
     const std::string command = argv[1];
+    // `dplab-cli COMMAND --help` (anywhere after the command) prints the usage and succeeds.
+    for (int k = 1; k < argc; ++k) {
+        const std::string a = argv[k];
+        if (a == "--help" || a == "-h" || (k == 1 && a == "help")) {
+            std::cout << kUsage << "and:\n" << kFrontierUsage;
+            return Success;
+        }
+    }
     installInterruptHandling();
     try {
         if (command == "run")
@@ -832,10 +840,6 @@ int main(int argc, char **argv)
             return commandReport(argc, argv);
         if (command == "frontier")
             return commandFrontier(argc, argv);
-        if (command == "--help" || command == "-h" || command == "help") {
-            std::cout << kUsage << "and:\n" << kFrontierUsage;
-            return Success;
-        }
     } catch (const std::bad_alloc &) {
         std::cerr << "dplab-cli: out of memory (an estimate missed this allocation; --max-memory lowers the limit)\n";
         return Failure;

@@ -118,6 +118,19 @@ TEST(CliValidate, PresetsAreValid)
     }
 }
 
+TEST(CliUsage, HelpAfterAnyCommandPrintsTheUsageAndSucceeds)
+{
+    for (const char *args : {"--help", "-h", "help", "list --help", "run -h", "run x.json --out y --help",
+                             "frontier --help", "graph --help"}) {
+        const auto r = runCli(args);
+        EXPECT_EQ(r.exitCode, 0) << args << ": " << r.err;
+        EXPECT_NE(r.out.find("dplab-cli run EXPERIMENT.json"), std::string::npos) << args;
+        EXPECT_NE(r.out.find("frontier"), std::string::npos) << args;
+    }
+    // Not a help request: still a usage error.
+    EXPECT_EQ(runCli("list --halp").exitCode, 2);
+}
+
 TEST(CliList, JsonListsAreParseable)
 {
     for (const std::string what : {"algorithms", "compressors", "problems", "generators", "weights"}) {
