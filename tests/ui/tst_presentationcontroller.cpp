@@ -6,6 +6,7 @@
 #include "experimentdocument.h"
 #include "paramform.h"
 #include "presentationcontroller.h"
+#include "problemwidget.h"
 #include "teachingpanel.h"
 
 #include "dplab/algo/algorithm.h"
@@ -23,6 +24,7 @@ class TestPresentationController : public QObject
 
 private slots:
     void appliesAndPersists();
+    void locksTheProblemsDataFields();
 };
 
 void TestPresentationController::appliesAndPersists()
@@ -102,6 +104,50 @@ void TestPresentationController::appliesAndPersists()
     QVERIFY(!second.isActive());
     QVERIFY(again.loadFile(path, &error));
     QVERIFY(second.isActive());
+}
+
+void TestPresentationController::locksTheProblemsDataFields()
+{
+    // The problem's nested fields ("data.name", in their own collapsible form) are lockable by
+    // their JSON path like any run parameter.
+    const QString dir = QStringLiteral(DPLAB_TEST_SOURCE_DIR "/resources/presets");
+    ExperimentDocument document;
+    QString error;
+    QVERIFY2(document.loadFile(dir + QStringLiteral("/teaching-gradient-tracking-logistic.json"), &error),
+             qPrintable(error));
+    QWidget window;
+    auto *problem = new ProblemWidget(&document, &window);
+    problem->refresh();
+    window.show();
+    PresentationController controller;
+    controller.setDocument(&document);
+    controller.setFormRoot(&window);
+    Presentation p = controller.presentation();
+    p.locked = {"problem.data.name", "problem.lambda"};
+    controller.setPresentation(p);
+    controller.setActive(true);
+    QWidget *name = nullptr, *lambda = nullptr, *source = nullptr;
+    for (ParamForm *form : window.findChildren<ParamForm *>()) {
+        if (QWidget *e = form->editor(QStringLiteral("data.name")))
+            name = e;
+        if (QWidget *e = form->editor(QStringLiteral("data.source")))
+            source = e;
+        if (QWidget *e = form->editor(QStringLiteral("lambda")))
+            lambda = e;
+    }
+    QVERIFY(name && lambda && source);
+    QVERIFY(!name->isEnabled());
+    QVERIFY(!lambda->isEnabled());
+    QVERIFY(source->isEnabled());
+    // A path to an object locks everything under it.
+    p.locked = {"problem.data"};
+    controller.setPresentation(p);
+    QVERIFY(!name->isEnabled());
+    QVERIFY(!source->isEnabled());
+    QVERIFY(lambda->isEnabled());
+    controller.setActive(false);
+    QVERIFY(name->isEnabled());
+    QVERIFY(source->isEnabled());
 }
 
 QTEST_MAIN(TestPresentationController)

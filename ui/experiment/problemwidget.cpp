@@ -116,6 +116,8 @@ void ProblemWidget::rebuildForms(const QString &type)
         g.toggle->setAutoRaise(true);
         g.toggle->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
         g.form->setSpecs(nested[k]);
+        // Its keys are "data.name" etc., so presentation locks address "problem.data.name".
+        g.form->setProperty("dplabJsonPath", QStringLiteral("problem"));
         g.form->setVisible(false);
         connect(g.toggle, &QToolButton::toggled, g.form, [toggle = g.toggle, form = g.form](bool on) {
             toggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
