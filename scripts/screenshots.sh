@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Takes the window screenshots of the README (docs/screenshots/) under a virtual X display:
 #   scripts/screenshots.sh [--build DIR] [--out DIR] [--size WxH] [NAME...]
-# NAMEs: main comparison sweep presentation help (default: all), each at 1600×1000 and 1280×720
+# NAMEs: main comparison sweep presentation help message theory (default: all), each at 1600×1000 and 1280×720
 # (or only at --size), each through scripts/screenshot.sh. Settings go to a temporary folder, so
 # your own layout is neither used nor changed.
 set -euo pipefail
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help)
+[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help message theory)
 
 mkdir -p "$out"
 presets=$root/resources/presets
@@ -44,6 +44,8 @@ for size in "${sizes[@]}"; do
             sweep) shot sweep-view "$size" 40 --run --view sweep "$presets/paper003-fig3-rho-wo-sweep.json" ;;
             presentation) shot presentation-size "$size" 15 --run --presentation 1.5 "$presets/paper002-teaching-gossip.json" ;;
             help) shot help-panel "$size" 12 --dialog help "$presets/paper002-teaching-gossip.json" ;;
+            message) shot teaching-message "$size" 15 --run --teaching message "$presets/teaching-noise-accumulation.json" ;;
+            theory) shot teaching-theory "$size" 15 --run --teaching theory "$presets/paper002-teaching-gossip.json" ;;
             *) echo "unknown screenshot: $name" >&2; exit 2 ;;
         esac
     done

@@ -61,6 +61,7 @@ private slots:
     void attackComparisonForAnyExperiment();
     void frontierEqualsSeparateRuns();
     void theoryOverlaysAreDrawn();
+    void barWrapsWhenNarrow();
 };
 
 void TestTeachingPanel::inspectorShowsTheRecordedMessages()
@@ -271,6 +272,23 @@ void TestTeachingPanel::theoryOverlaysAreDrawn()
     QCPGraph *overlay = view.plot()->graph(1);
     QVERIFY(overlay->name().contains(QStringLiteral("Xiao & Boyd")));
     QCOMPARE(overlay->pen().style(), Qt::DashLine);
+}
+
+void TestTeachingPanel::barWrapsWhenNarrow()
+{
+    // Docked under the graph at 1280×720 the panel gets about 700 px, less beside wide docks:
+    // the transport row moves under the run selector, and no tab needs more than 520 px.
+    TeachingPanel panel;
+    panel.resize(1400, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(!panel.barWrapped());
+    panel.resize(520, 500);
+    QTRY_VERIFY(panel.barWrapped());
+    QVERIFY2(panel.minimumSizeHint().width() <= 520,
+             qPrintable(QStringLiteral("minimum width %1").arg(panel.minimumSizeHint().width())));
+    panel.resize(1400, 500);
+    QTRY_VERIFY(!panel.barWrapped());
 }
 
 QTEST_MAIN(TestTeachingPanel)

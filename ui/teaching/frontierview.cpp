@@ -43,18 +43,22 @@ QDoubleSpinBox *epsilonBox(QWidget *parent, double value)
 FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
-    auto *row = new QHBoxLayout;
-    row->addWidget(new QLabel(tr("Target ε from"), this));
+    // Two rows, so that the tab fits a docked panel at projector size.
+    auto *range = new QHBoxLayout;
+    range->addWidget(new QLabel(tr("Target ε from"), this));
     mFrom = epsilonBox(this, 0.1);
-    row->addWidget(mFrom);
-    row->addWidget(new QLabel(tr("to"), this));
+    range->addWidget(mFrom);
+    range->addWidget(new QLabel(tr("to"), this));
     mTo = epsilonBox(this, 100);
-    row->addWidget(mTo);
-    row->addWidget(new QLabel(tr("values"), this));
+    range->addWidget(mTo);
+    range->addWidget(new QLabel(tr("values"), this));
     mCount = new QSpinBox(this);
     mCount->setRange(1, 50);
     mCount->setValue(7);
-    row->addWidget(mCount);
+    range->addWidget(mCount);
+    range->addStretch();
+    layout->addLayout(range);
+    auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("repetitions"), this));
     mRepetitions = new QSpinBox(this);
     mRepetitions->setRange(0, 10000);
@@ -66,8 +70,9 @@ FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
     row->addWidget(mSweep);
     row->addWidget(new QLabel(tr("plot"), this));
     mMetric = new QComboBox(this);
-    row->addWidget(mMetric);
-    row->addStretch();
+    mMetric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mMetric->setMinimumContentsLength(12);
+    row->addWidget(mMetric, 1);
     layout->addLayout(row);
     mStatus = new QLabel(this);
     mStatus->setWordWrap(true);

@@ -48,7 +48,7 @@ QColor PlaybackView::ramp(double t)
 
 PlaybackView::PlaybackView(QWidget *parent) : QWidget(parent)
 {
-    setMinimumSize(320, 260);
+    setMinimumSize(260, 220);
     setMouseTracking(false);
     mAnimation.setStartValue(0.0);
     mAnimation.setEndValue(1.0);

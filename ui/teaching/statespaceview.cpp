@@ -10,7 +10,7 @@ namespace dplab {
 
 StateSpaceView::StateSpaceView(QWidget *parent) : QCustomPlot(parent)
 {
-    setMinimumSize(260, 220);
+    setMinimumSize(180, 180);
     PresentationScale::follow(this); // fonts, ticks and lines at the presentation size
     xAxis->setLabel(QStringLiteral("x₁"));
     yAxis->setLabel(QStringLiteral("x₂"));

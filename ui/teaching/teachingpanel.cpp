@@ -10,6 +10,7 @@
 #include "theoryview.h"
 
 #include <QComboBox>
+#include <QResizeEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -34,20 +35,36 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
 
-    // The playback bar.
-    auto *bar = new QHBoxLayout;
+    // The playback bar: two groups, on one row when the panel is wide enough, else on two
+    // (arrangeBar), so a projector-sized window never needs a horizontal scroll bar for it.
+    mBar = new QWidget(this);
+    auto *barLayout = new QVBoxLayout(mBar);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    for (auto &row : mBarRows) {
+        row = new QHBoxLayout;
+        barLayout->addLayout(row);
+    }
+    layout->addWidget(mBar);
+    for (auto &group : mBarGroups) {
+        group = new QWidget(this);
+        auto *groupLayout = new QHBoxLayout(group);
+        groupLayout->setContentsMargins(0, 0, 0, 0);
+    }
+    auto *setup = static_cast<QHBoxLayout *>(mBarGroups[0]->layout());
+    auto *transport = static_cast<QHBoxLayout *>(mBarGroups[1]->layout());
     mRecord = new QPushButton(tr("Record"), this);
     mRecord->setToolTip(tr("Run the experiment once keeping every iteration and every message, for playback "
                            "(one repetition; long runs are cut to their first iterations)."));
-    bar->addWidget(mRecord);
+    setup->addWidget(mRecord);
     mRun = new QComboBox(this);
     mRun->setToolTip(tr("The run the network, state space and message views show."));
     mRun->setMinimumContentsLength(14);
-    bar->addWidget(mRun);
+    mRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    setup->addWidget(mRun, 1);
     mQuantity = new QComboBox(this);
     mQuantity->addItems(TeachingSession::quantityNames());
     mQuantity->setToolTip(tr("What colours the agents."));
-    bar->addWidget(mQuantity);
+    setup->addWidget(mQuantity, 1);
     mBack = new QToolButton(this);
     mBack->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
     mBack->setToolTip(tr("Step back one iteration"));
@@ -57,22 +74,25 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mForward = new QToolButton(this);
     mForward->setIcon(style()->standardIcon(QStyle::SP_MediaSkipForward));
     mForward->setToolTip(tr("Step forward one iteration"));
-    bar->addWidget(mBack);
-    bar->addWidget(mPlay);
-    bar->addWidget(mForward);
+    transport->addWidget(mBack);
+    transport->addWidget(mPlay);
+    transport->addWidget(mForward);
     mSpeed = new QComboBox(this);
     for (double s : speeds())
         mSpeed->addItem(s > 0 ? tr("%1 it/s").arg(s) : tr("full speed"), s);
     mSpeed->setCurrentIndex(2);
     mSpeed->setToolTip(tr("Playback speed in iterations per second. Up to 10 it/s every message is animated."));
-    bar->addWidget(mSpeed);
+    transport->addWidget(mSpeed);
     mScrubber = new QSlider(Qt::Horizontal, this);
+    mScrubber->setMinimumWidth(80);
     mScrubber->setToolTip(tr("Scrub through the recorded iterations; the plots show a cursor there."));
-    bar->addWidget(mScrubber, 1);
+    transport->addWidget(mScrubber, 1);
     mIteration = new QLabel(this);
     mIteration->setMinimumWidth(110);
-    bar->addWidget(mIteration);
-    layout->addLayout(bar);
+    transport->addWidget(mIteration);
+    mBarRows[0]->addWidget(mBarGroups[0], 1);
+    mBarRows[0]->addWidget(mBarGroups[1], 1);
+    arrangeBar();
     mStatus = new QLabel(this);
     mStatus->setWordWrap(true);
     layout->addWidget(mStatus);
@@ -188,6 +208,31 @@ void TeachingPanel::setNotes(const QString &markdown)
                             ? tr("*No lesson notes in this experiment.* Add them in presentation mode "
                                  "(View ▸ Presentation settings); they are saved in the experiment file.")
                             : markdown);
+}
+
+void TeachingPanel::arrangeBar()
+{
+    const int oneRow = mBarGroups[0]->minimumSizeHint().width() + mBarGroups[1]->minimumSizeHint().width()
+        + mBarRows[0]->spacing();
+    const QMargins margins = layout()->contentsMargins();
+    const bool wrap = width() - margins.left() - margins.right() < oneRow;
+    if (wrap != barWrapped()) {
+        (wrap ? mBarRows[0] : mBarRows[1])->removeWidget(mBarGroups[1]);
+        (wrap ? mBarRows[1] : mBarRows[0])->addWidget(mBarGroups[1], 1);
+    }
+    // The bar's own minimum is the wider group, not both side by side.
+    mBar->setMinimumWidth(std::max(mBarGroups[0]->minimumSizeHint().width(), mBarGroups[1]->minimumSizeHint().width()));
+}
+
+bool TeachingPanel::barWrapped() const
+{
+    return mBarRows[1]->indexOf(mBarGroups[1]) >= 0;
+}
+
+void TeachingPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    arrangeBar();
 }
 
 qint64 TeachingPanel::currentIteration() const

@@ -15,6 +15,8 @@
 
 #include <QWidget>
 
+class QHBoxLayout;
+
 #include <functional>
 #include <memory>
 
@@ -73,6 +75,8 @@ public:
 
     /** The recorded iteration at the playback position (−1 before a recording). */
     qint64 currentIteration() const;
+    /** Whether the playback bar is on two rows (the panel is narrower than one row needs). */
+    bool barWrapped() const;
 
 public slots:
     /** Records the experiment of the source (asynchronously). */
@@ -86,7 +90,12 @@ signals:
     /** A recording is ready. */
     void recorded();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /** One row when it fits, else the transport controls on a second row. */
+    void arrangeBar();
     void onReady();
     void onIndex(int index);
     void setRun(int run);
@@ -104,6 +113,9 @@ private:
     QComboBox *mSpeed;
     QSlider *mScrubber;
     QLabel *mIteration;
+    QWidget *mBar = nullptr;
+    QHBoxLayout *mBarRows[2] = {};
+    QWidget *mBarGroups[2] = {}; ///< record / run / quantity; transport / speed / scrubber
     QLabel *mStatus;
     PlaybackView *mView;
     StateSpaceView *mStateSpace;
