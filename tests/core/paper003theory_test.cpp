@@ -29,7 +29,8 @@ struct Instance {
     Eigen::VectorXd xstar;
 };
 
-Instance instance(double rhoWo, double rhoW, double alpha, long long iterations, int repetitions)
+Instance instance(double rhoWo, double rhoW, double alpha, long long iterations, int repetitions,
+                  const Json &beta = 1.0, const Json &gamma = 1.0)
 {
     std::ifstream in(std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets/paper003-fig3-rho-wo-sweep.json");
     Json doc = Json::parse(in);
@@ -39,6 +40,8 @@ Instance instance(double rhoWo, double rhoW, double alpha, long long iterations,
     doc["iterations"] = iterations;
     doc["repetitions"] = repetitions;
     doc["runs"][0]["params"]["alpha"] = alpha;
+    doc["runs"][0]["privacy"]["beta"] = beta;
+    doc["runs"][0]["params"]["gamma"] = gamma;
     auto e = parseExperiment(doc, ".");
     EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().toString());
     Instance out{std::move(*e)};
@@ -132,6 +135,101 @@ TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists
         std::cerr << "alpha = " << alpha << ", rho(W_o) = " << rhoWo << ": rho(A) = " << spectralRadius(A)
                   << ", theta = " << theta << ", measured E||x - 1x*||^2 = " << measured << "\n";
         EXPECT_GT(theta, measured);
+    }
+}
+
+/** Mean over repetitions of Σ_i ‖x_i(k) − x*‖² (or ‖x̄_k − x*‖² with `mean`) at each k of `at`
+ *  (ascending). */
+std::vector<double> meanSquaredErrorAt(const Instance &s, const std::vector<long long> &at, bool mean = false)
+{
+    std::vector<double> sum(at.size(), 0.0);
+    for (int rep = 0; rep < s.e.repetitions; ++rep) {
+        RunContext ctx = makeRunContext(s.e, 0, rep);
+        auto algo = s.e.runs[0].algorithm->create();
+        EXPECT_TRUE(algo->reset(ctx));
+        std::size_t next = 0;
+        for (long long k = 0; next < at.size(); ++k) {
+            if (k == at[next]) {
+                const Eigen::MatrixXd &x = algo->decisions();
+                sum[next] += mean ? (x.colwise().mean().transpose() - s.xstar).squaredNorm()
+                                  : (x.rowwise() - s.xstar.transpose()).squaredNorm();
+                ++next;
+            }
+            algo->step();
+        }
+    }
+    for (double &v : sum)
+        v /= s.e.repetitions;
+    return sum;
+}
+
+TEST(Paper003Theory, CaseOneErrorDecaysLikeTheNoiseFactorSquared)
+{
+    // Claim 11, Theorem 1 case 1: constant gradient step (p = 0) and noise factor
+    // β_k = 1/(m + k)^q: log E‖x_k − 1x*‖² against log(m + k) has slope ≈ −2q. Measured on the
+    // Fig. 3 ridge instance at the presets' α = 0.01 and noise, 40 repetitions, by least squares
+    // over k = 1000 … 16000 (numbers in docs/paper003-results.md).
+    const double m = 10.0;
+    const std::vector<long long> at{1000, 2000, 4000, 8000, 16000};
+    for (double q : {0.25, 0.5, 1.0}) {
+        const Instance s = instance(0.3, 0.9, 0.01, at.back() + 1, 40,
+                                    Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", m}, {"p", q}});
+        const std::vector<double> e = meanSquaredErrorAt(s, at);
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (std::size_t k = 0; k < at.size(); ++k) {
+            const double x = std::log(m + static_cast<double>(at[k])), y = std::log(e[k]);
+            sx += x;
+            sy += y;
+            sxx += x * x;
+            sxy += x * y;
+        }
+        const double count = static_cast<double>(at.size());
+        const double slope = (count * sxy - sx * sy) / (count * sxx - sx * sx);
+        std::cerr << "q = " << q << ": E||x_k - 1x*||^2 at k = 1000 ... 16000:";
+        for (double v : e)
+            std::cerr << " " << v;
+        std::cerr << "; slope " << slope << " (theory " << -2 * q << ")\n";
+        EXPECT_NEAR(slope, -2.0 * q, 0.15 + 0.1 * q) << "q = " << q;
+    }
+}
+
+/** Least-squares slope of log y against log(m + k). */
+double logLogSlope(const std::vector<long long> &at, const std::vector<double> &y, double m)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t k = 0; k < at.size(); ++k) {
+        const double x = std::log(m + static_cast<double>(at[k])), v = std::log(y[k]);
+        sx += x;
+        sy += v;
+        sxx += x * x;
+        sxy += x * v;
+    }
+    const double count = static_cast<double>(at.size());
+    return (count * sxy - sx * sy) / (count * sxx - sx * sx);
+}
+
+TEST(Paper003Theory, CaseTwoMeanErrorDecaysAtLeastAtTheoremOnesRate)
+{
+    // Claim 11, Theorem 1 case 2: γ_k = γ/(m + k)^p with 0 < p ≤ 1, β_k = 1/(m + k)^q, q > p, and
+    // αγ > min{2q − p, 2p}/μ: E‖x̄_k − x*‖² = O(1/(m + k)^{min{2q − p, 2p}}). α = 0.01, γ = 150
+    // (αγ = 1.5 > 1/μ), m = 100 so that αγ_0 = 0.15 < 2/(μ + L) (Lemma 1). DISAGREES with the
+    // spec's reading "slope ≈ −min{2q − p, 2p}": the measured slopes are about −(p + 2q) (−3.0
+    // and −1.9 against −1 and −0.7), so the theorem's rate holds as a bound, not as an equality;
+    // the test asserts the bound's direction.
+    const double m = 100.0;
+    const std::vector<long long> at{2000, 4000, 8000, 16000, 32000};
+    for (auto [p, q] : {std::pair{0.5, 1.0}, std::pair{0.5, 0.6}}) {
+        const Instance s = instance(0.3, 0.9, 0.01, at.back() + 1, 40,
+                                    Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", m}, {"p", q}},
+                                    Json{{"type", "polynomial"}, {"a", 150.0}, {"t0", m}, {"p", p}});
+        ASSERT_GT(0.01 * 150.0 * s.mu, std::min(2 * q - p, 2 * p));
+        const std::vector<double> e = meanSquaredErrorAt(s, at, true);
+        const double slope = logLogSlope(at, e, m), theory = -std::min(2 * q - p, 2 * p);
+        std::cerr << "p = " << p << ", q = " << q << ": E||xbar_k - x*||^2 at k = 2000 ... 32000:";
+        for (double v : e)
+            std::cerr << " " << v;
+        std::cerr << "; slope " << slope << " (theory " << theory << ")\n";
+        EXPECT_LT(slope, theory + 0.1) << "p = " << p << ", q = " << q;
     }
 }
 
