@@ -164,6 +164,7 @@ TEST(CliReport, TwoRunReportFitsInThreePages)
 {
     // The default preset (two runs, five pictures) at the size the README shows: three A4 pages
     // (Qt's rich-text layout needed eight, one plot a page), the plots sharing a page.
+    DPLAB_SKIP_WITHOUT_UI();
     if (!hasTool("pdfinfo") || !hasTool("pdftotext"))
         GTEST_SKIP() << "poppler-utils (pdfinfo, pdftotext) are not installed";
     TempDir dir;
