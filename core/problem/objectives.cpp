@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/objectives.h"
+#include "problem/vectormath.h"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -393,17 +394,18 @@ LogisticProblem::LogisticProblem(const std::vector<Dataset> &agents, double lamb
 
 namespace {
 
-/** log(1 + exp(−m)) = max(−m, 0) + log1p(exp(−|m|)). */
-inline double logisticLoss(double margin)
+/** For the margins m = y∘z of one block (z holds X x on entry): u ← −m, s ← σ(u) = σ(−m),
+ *  e ← e^{−|m|}; returns Σ log(1 + e^{−m}) = Σ max(u, 0) + log1p(e) when wantLoss (else 0).
+ *  Vectorised (problem/vectormath.h). */
+template <typename Z, typename Y, typename S, typename E>
+double logisticTerms(Z &&u, const Y &y, S &&s, E &&e, bool wantLoss)
 {
-    return std::max(-margin, 0.0) + std::log1p(std::exp(-std::abs(margin)));
-}
-
-/** σ(−m) = 1/(1 + exp(m)) without overflow (as logisticOfMinus). */
-inline double sigmoidOfMinus(double margin)
-{
-    const double e = std::exp(-std::abs(margin));
-    return margin >= 0.0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+    u.array() = -(y.array() * u.array());
+    vectormath::sigmoid(u.array(), s.array(), e.array());
+    if (!wantLoss)
+        return 0.0;
+    vectormath::log1pInPlace(e.array());
+    return (u.array().max(0.0) + e.array()).sum();
 }
 
 } // namespace
@@ -412,16 +414,15 @@ void LogisticProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
                              Eigen::Ref<Eigen::VectorXd> out, long long) const
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.size() == agentCount());
-    thread_local Eigen::VectorXd xBuffer, zBuffer;
+    thread_local Eigen::VectorXd xBuffer, zBuffer, sBuffer, eBuffer;
     auto xi = scratch(xBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
         auto z = scratch(zBuffer, mData.count(i));
-        const auto labels = mData.labels(i);
+        auto s = scratch(sBuffer, mData.count(i));
+        auto e = scratch(eBuffer, mData.count(i));
         xi = X.row(i).transpose();
         z.noalias() = mData.features(i) * xi;
-        double loss = 0.0;
-        for (Eigen::Index k = 0; k < z.size(); ++k)
-            loss += logisticLoss(labels[k] * z[k]);
+        const double loss = logisticTerms(z, mData.labels(i), s, e, true);
         out(i) = loss / static_cast<double>(mData.count(i)) + 0.5 * mLambda * X.row(i).squaredNorm();
     }
 }
@@ -431,19 +432,21 @@ void LogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.rows() == X.rows()
            && out.cols() == X.cols());
-    thread_local Eigen::VectorXd xBuffer, gBuffer, zBuffer;
+    thread_local Eigen::VectorXd xBuffer, gBuffer, zBuffer, sBuffer, eBuffer;
     auto xi = scratch(xBuffer, dimension());
     auto g = scratch(gBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
         auto z = scratch(zBuffer, mData.count(i));
+        auto s = scratch(sBuffer, mData.count(i));
+        auto e = scratch(eBuffer, mData.count(i));
         const auto labels = mData.labels(i);
         const double invM = 1.0 / static_cast<double>(mData.count(i));
         // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx: two matrix-vector products over agent i's
-        // contiguous rows.
+        // contiguous rows, the sigmoid vectorised between them.
         xi = X.row(i).transpose();
         z.noalias() = mData.features(i) * xi;
-        for (Eigen::Index k = 0; k < z.size(); ++k)
-            z[k] = -(labels[k] * sigmoidOfMinus(labels[k] * z[k])) * invM;
+        logisticTerms(z, labels, s, e, false);
+        z.array() = -(labels.array() * s.array()) * invM;
         g.noalias() = mData.features(i).transpose() * z;
         out.row(i) = g.transpose() + mLambda * X.row(i);
     }
@@ -461,17 +464,18 @@ double LogisticProblem::globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *gr
         *correct = right;
     }
     const int n = agentCount();
+    thread_local Eigen::VectorXd sBuffer, eBuffer;
     double value = 0.0;
     for (int i = 0; i < n; ++i) {
         const Eigen::Index first = mData.offsets[i];
-        const auto m = static_cast<double>(mData.count(i));
-        double loss = 0.0;
-        for (Eigen::Index k = first; k < first + mData.count(i); ++k) {
-            const double y = mData.y[k];
-            const double margin = y * z[k];
-            loss += logisticLoss(margin);
-            z[k] = -(y * sigmoidOfMinus(margin)) / (n * m);
-        }
+        const Eigen::Index count = mData.count(i);
+        const auto m = static_cast<double>(count);
+        auto zi = z.segment(first, count);
+        const auto y = mData.y.segment(first, count);
+        auto s = scratch(sBuffer, count);
+        auto e = scratch(eBuffer, count);
+        const double loss = logisticTerms(zi, y, s, e, true);
+        zi.array() = -(y.array() * s.array()) / (n * m);
         value += loss / m;
     }
     if (grad) {

@@ -2,6 +2,7 @@
 #include "dplab/problem/stream.h"
 
 #include "dplab/privacy/rng.h"
+#include "problem/vectormath.h"
 
 #include <Eigen/Cholesky>
 
@@ -20,25 +21,6 @@ double sigmoid(double z)
         return 1.0 / (1.0 + std::exp(-z));
     const double e = std::exp(z);
     return e / (1.0 + e);
-}
-
-/** log1p(e) for e ∈ [0, 1], vectorised (Eigen vectorises exp and log for doubles, but neither
- *  log1p nor select): with u = fl(1 + e), log(u) + (e − (u − 1))/u is log1p(e) to about an ulp,
- *  since u − 1 is exact and the second term is the first-order correction for the rounding of
- *  1 + e; for e below half an ulp of 1 it gives 0 + e/1 = e. */
-template <typename Array>
-auto log1pSmall(const Array &e)
-{
-    const auto u = 1.0 + e;
-    return u.log() + (e - (u - 1.0)) / u;
-}
-
-/** z ← softplus(z) = max(z, 0) + log1p(e^{−|z|}) for a contiguous column; e is scratch of the
- *  same length. */
-void softplusInPlace(Eigen::Ref<Eigen::ArrayXd> z, Eigen::Ref<Eigen::ArrayXd> e)
-{
-    e = (-z.abs()).exp();
-    z = z.max(0.0) + log1pSmall(e);
 }
 
 std::atomic<std::uint64_t> gNextInstance{1};
@@ -366,15 +348,15 @@ double OnlineStreamProblem::weightedLoss(const Eigen::Ref<const Eigen::MatrixXd>
         auto r = scratch(rBuffer, P); // dl/dz per sample, then coefficient · dl/dz
         z.noalias() = A * theta;
         if (mOptions.loss == SampleLoss::Logistic) {
-            // Vectorised, branch-free and without overflow: with a = e^{min(z, 0)} and
-            // c = e^{min(−z, 0)} (one of them is 1), e = a·c = e^{−|z|} exactly, the sigmoid is
-            // s(z) = a/(1 + e) and softplus(z) = max(z, 0) + log1p(e).
+            // Vectorised (problem/vectormath.h): r = s(z), e = e^{−|z|}, and
+            // softplus(z) = max(z, 0) + log1p(e).
             auto e = scratch(eBuffer, P);
-            r.array() = z.array().min(0.0).exp();
-            e.array() = (-z.array()).min(0.0).exp() * r.array();
-            if (wantValue)
-                value += (w.array() * (z.array().max(0.0) + log1pSmall(e.array()) - b.array() * z.array())).sum();
-            r.array() = r.array() / (1.0 + e.array()) - b.array();
+            vectormath::sigmoid(z.array(), r.array(), e.array());
+            if (wantValue) {
+                vectormath::log1pInPlace(e.array());
+                value += (w.array() * (z.array().max(0.0) + e.array() - b.array() * z.array())).sum();
+            }
+            r.array() -= b.array();
         } else {
             r = z - b;
             if (wantValue)
@@ -570,7 +552,7 @@ void OnlineStreamProblem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X
             linear.noalias() = Z.transpose() * wb;
             auto e = scratch(eBuffer, P);
             for (Eigen::Index r = 0; r < X.rows(); ++r)
-                softplusInPlace(Z.col(r).array(), e.array());
+                vectormath::softplusInPlace(Z.col(r).array(), e.array());
             out.noalias() = Z.transpose() * w;
             for (Eigen::Index r = 0; r < X.rows(); ++r)
                 out[r] += 0.5 * ridge * X.row(r).squaredNorm() * weightSum - linear[r];
