@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "plotpanel.h"
+#include "wrappingbar.h"
 
 #include "epsilontext.h"
 #include "liveresults.h"
@@ -45,23 +46,10 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     layout->setContentsMargins(4, 2, 4, 4);
     layout->setSpacing(2);
     // The bar: two groups side by side, or the second under the first when the panel is too
-    // narrow for one row (see resizeEvent) — its width must not set the window's minimum (at
+    // narrow for one row (WrappingBar) — its width must not set the window's minimum (at
     // presentation size one row was wider than a 1400-pixel window, squeezing the docks).
-    mBar = new QWidget(this);
-    mBar->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    auto *rows = new QVBoxLayout(mBar);
-    rows->setContentsMargins(0, 0, 0, 0);
-    rows->setSpacing(2);
-    mBarRows[0] = new QHBoxLayout;
-    mBarRows[1] = new QHBoxLayout;
-    rows->addLayout(mBarRows[0]);
-    rows->addLayout(mBarRows[1]);
-    for (QWidget *&group : mBarGroups) {
-        group = new QWidget(mBar);
-        auto *l = new QHBoxLayout(group);
-        l->setContentsMargins(0, 0, 0, 0);
-    }
-    auto *bar = static_cast<QHBoxLayout *>(mBarGroups[0]->layout());
+    mBar = new WrappingBar(this);
+    auto *bar = mBar->group(0);
     bar->addWidget(new QLabel(tr("x axis"), this));
     mXAxis->addItem(tr("iteration"));
     mXAxis->addItem(tr("bits sent"));
@@ -78,7 +66,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     mEpsilonMode->setToolTip(tr("Cumulative ε: the network's value (max over agents), or also every agent's "
                                 "own ε as thin lines (local DP: each agent has its own budget)"));
     bar->addWidget(mEpsilonMode);
-    bar = static_cast<QHBoxLayout *>(mBarGroups[1]->layout());
+    bar = mBar->group(1);
     bar->addWidget(mPointLabel);
     bar->addWidget(mPoint);
     auto *reset = new QPushButton(tr("Reset views"), this);
@@ -87,8 +75,6 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     auto *exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Save every plot as PNG, SVG or PDF"));
     bar->addWidget(exportButton);
-    mBarRows[0]->addWidget(mBarGroups[0], 1);
-    mBarRows[0]->addWidget(mBarGroups[1], 1);
     layout->addWidget(mBar);
 
     // The choices shrink to a few characters (a sweep value such as `graph.generator =
@@ -97,12 +83,10 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     for (QComboBox *box : {mXAxis, mAccuracy, mEpsilonMode, mPoint}) {
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(box == mPoint ? 10 : 6);
-        static_cast<QBoxLayout *>(box->parentWidget() == mBarGroups[0] ? mBarGroups[0]->layout()
-                                                                       : mBarGroups[1]->layout())
-            ->setStretchFactor(box, box == mPoint ? 3 : 1);
+        (box == mPoint ? mBar->group(1) : mBar->group(0))->setStretchFactor(box, box == mPoint ? 3 : 1);
     }
     connect(PresentationScale::instance(), &PresentationScale::changed, this,
-            [this] { QTimer::singleShot(0, this, &PlotPanel::arrangeBar); });
+            [this] { QTimer::singleShot(0, mBar, &WrappingBar::arrange); });
 
     auto *grid = new QGridLayout;
     grid->setSpacing(4);
@@ -143,29 +127,9 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     updateMetricChoices();
 }
 
-void PlotPanel::arrangeBar()
-{
-    const int oneRow = mBarGroups[0]->minimumSizeHint().width() + mBarGroups[1]->minimumSizeHint().width()
-        + mBarRows[0]->spacing();
-    const QMargins margins = layout()->contentsMargins();
-    const bool wrap = contentsRect().width() - margins.left() - margins.right() < oneRow;
-    const bool wrapped = mBarRows[1]->indexOf(mBarGroups[1]) >= 0;
-    if (wrap != wrapped) {
-        (wrapped ? mBarRows[1] : mBarRows[0])->removeWidget(mBarGroups[1]);
-        (wrap ? mBarRows[1] : mBarRows[0])->addWidget(mBarGroups[1], 1);
-    }
-    mBar->setMinimumWidth(std::max(mBarGroups[0]->minimumSizeHint().width(), mBarGroups[1]->minimumSizeHint().width()));
-}
-
 bool PlotPanel::barWrapped() const
 {
-    return mBarRows[1]->indexOf(mBarGroups[1]) >= 0;
-}
-
-void PlotPanel::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    arrangeBar();
+    return mBar->isWrapped();
 }
 
 void PlotPanel::setRunColors(const QVector<QColor> &colors)
@@ -237,7 +201,7 @@ void PlotPanel::updatePointChoices()
     const bool sweep = labels.size() > 1;
     mPoint->setVisible(sweep);
     mPointLabel->setVisible(sweep);
-    arrangeBar();
+    mBar->arrange();
     for (MetricPlot *plot : std::as_const(mPlots))
         plot->setPoint(0);
 }

@@ -21,6 +21,7 @@ namespace dplab {
 
 class LiveResults;
 class MetricPlot;
+class WrappingBar;
 struct ExperimentResult;
 
 class PlotPanel : public QWidget
@@ -62,18 +63,11 @@ public:
     /** Whether the bar above the plots is on two rows (the panel is too narrow for one). */
     bool barWrapped() const;
 
-protected:
-    void resizeEvent(QResizeEvent *event) override;
-
 private:
-    void arrangeBar();
-
-    QWidget *mBar = nullptr;
-    QHBoxLayout *mBarRows[2] = {};
-    QWidget *mBarGroups[2] = {};
     void updateMetricChoices();
     void updatePointChoices();
 
+    WrappingBar *mBar = nullptr;
     LiveResults *mResults;
     QVector<MetricPlot *> mPlots;
     QComboBox *mXAxis;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "teachingpanel.h"
+#include "wrappingbar.h"
 
 #include "attackpanel.h"
 #include "frontierview.h"
@@ -10,7 +11,6 @@
 #include "theoryview.h"
 
 #include <QComboBox>
-#include <QResizeEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -36,22 +36,11 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     layout->setContentsMargins(4, 4, 4, 4);
 
     // The playback bar: two groups, on one row when the panel is wide enough, else on two
-    // (arrangeBar), so a projector-sized window never needs a horizontal scroll bar for it.
-    mBar = new QWidget(this);
-    auto *barLayout = new QVBoxLayout(mBar);
-    barLayout->setContentsMargins(0, 0, 0, 0);
-    for (auto &row : mBarRows) {
-        row = new QHBoxLayout;
-        barLayout->addLayout(row);
-    }
+    // (WrappingBar), so a projector-sized window never needs a horizontal scroll bar for it.
+    mBar = new WrappingBar(this);
     layout->addWidget(mBar);
-    for (auto &group : mBarGroups) {
-        group = new QWidget(this);
-        auto *groupLayout = new QHBoxLayout(group);
-        groupLayout->setContentsMargins(0, 0, 0, 0);
-    }
-    auto *setup = static_cast<QHBoxLayout *>(mBarGroups[0]->layout());
-    auto *transport = static_cast<QHBoxLayout *>(mBarGroups[1]->layout());
+    QHBoxLayout *setup = mBar->group(0);
+    QHBoxLayout *transport = mBar->group(1);
     mRecord = new QPushButton(tr("Record"), this);
     mRecord->setToolTip(tr("Run the experiment once keeping every iteration and every message, for playback "
                            "(one repetition; long runs are cut to their first iterations)."));
@@ -90,9 +79,6 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mIteration = new QLabel(this);
     mIteration->setMinimumWidth(110);
     transport->addWidget(mIteration);
-    mBarRows[0]->addWidget(mBarGroups[0], 1);
-    mBarRows[0]->addWidget(mBarGroups[1], 1);
-    arrangeBar();
     mStatus = new QLabel(this);
     mStatus->setWordWrap(true);
     layout->addWidget(mStatus);
@@ -210,29 +196,9 @@ void TeachingPanel::setNotes(const QString &markdown)
                             : markdown);
 }
 
-void TeachingPanel::arrangeBar()
-{
-    const int oneRow = mBarGroups[0]->minimumSizeHint().width() + mBarGroups[1]->minimumSizeHint().width()
-        + mBarRows[0]->spacing();
-    const QMargins margins = layout()->contentsMargins();
-    const bool wrap = width() - margins.left() - margins.right() < oneRow;
-    if (wrap != barWrapped()) {
-        (wrap ? mBarRows[0] : mBarRows[1])->removeWidget(mBarGroups[1]);
-        (wrap ? mBarRows[1] : mBarRows[0])->addWidget(mBarGroups[1], 1);
-    }
-    // The bar's own minimum is the wider group, not both side by side.
-    mBar->setMinimumWidth(std::max(mBarGroups[0]->minimumSizeHint().width(), mBarGroups[1]->minimumSizeHint().width()));
-}
-
 bool TeachingPanel::barWrapped() const
 {
-    return mBarRows[1]->indexOf(mBarGroups[1]) >= 0;
-}
-
-void TeachingPanel::resizeEvent(QResizeEvent *event)
-{
-    QWidget::resizeEvent(event);
-    arrangeBar();
+    return mBar->isWrapped();
 }
 
 qint64 TeachingPanel::currentIteration() const

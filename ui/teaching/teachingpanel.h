@@ -15,8 +15,6 @@
 
 #include <QWidget>
 
-class QHBoxLayout;
-
 #include <functional>
 #include <memory>
 
@@ -32,6 +30,7 @@ namespace dplab {
 
 class AttackPanel;
 class FrontierView;
+class WrappingBar;
 class MessageInspector;
 class PlaybackController;
 class PlaybackView;
@@ -90,12 +89,7 @@ signals:
     /** A recording is ready. */
     void recorded();
 
-protected:
-    void resizeEvent(QResizeEvent *event) override;
-
 private:
-    /** One row when it fits, else the transport controls on a second row. */
-    void arrangeBar();
     void onReady();
     void onIndex(int index);
     void setRun(int run);
@@ -113,9 +107,7 @@ private:
     QComboBox *mSpeed;
     QSlider *mScrubber;
     QLabel *mIteration;
-    QWidget *mBar = nullptr;
-    QHBoxLayout *mBarRows[2] = {};
-    QWidget *mBarGroups[2] = {}; ///< record / run / quantity; transport / speed / scrubber
+    WrappingBar *mBar = nullptr; ///< record / run / quantity; transport / speed / scrubber
     QLabel *mStatus;
     PlaybackView *mView;
     StateSpaceView *mStateSpace;
