@@ -230,13 +230,22 @@ Status checkIdxSize(const IdxHead &head, const std::string &path)
 
 Result<std::uint64_t> idxDeclaredBytes(const std::vector<std::uint32_t> &dims, int elementSize, const std::string &path)
 {
+    // The bound applies to the product of the non-zero dimensions: a zero count (no images)
+    // must not let the image dimensions behind it multiply to anything (fuzz finding: 0 images
+    // of 4210752250 × 4210752250 overflowed the feature count downstream).
     constexpr std::uint64_t cap = 1ull << 62;
-    std::uint64_t values = 1;
+    std::uint64_t magnitude = 1;
+    bool empty = false;
     for (std::uint32_t d : dims) {
-        if (d != 0 && values > cap / d)
+        if (d == 0) {
+            empty = true;
+            continue;
+        }
+        if (magnitude > cap / d)
             return Error::parse(path, "the IDX header's dimensions multiply to more than 2^62 values");
-        values *= d;
+        magnitude *= d;
     }
+    const std::uint64_t values = empty ? 0 : magnitude;
     if (values > cap / 8)
         return Error::parse(path, "the IDX header's dimensions multiply to more than 2^59 values");
     return 4 + 4 * static_cast<std::uint64_t>(dims.size()) + values * static_cast<std::uint64_t>(elementSize);
@@ -365,7 +374,7 @@ Result<DataHeader> scanIdxHeader(const std::string &images, const std::string &l
         header.samples = std::min(header.samples, maxSamples);
     long long features = 1;
     for (std::size_t k = 1; k < imageHead->dims.size(); ++k)
-        features *= imageHead->dims[k]; // bounded by idxDeclaredBytes above
+        features *= imageHead->dims[k]; // ≤ 2^62: checkIdxSize bounds the non-zero dimensions
     header.features = features;
     return header;
 }

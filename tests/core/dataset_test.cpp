@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/problem/datascan.h"
 #include "dplab/problem/dataset.h"
 #include "dplab/problem/problem.h"
 
@@ -260,6 +261,15 @@ TEST_F(Idx, BadFilesAreErrors)
     auto missing = loadIdx((mDir / "none.idx").string(), fourLabels);
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
+    // Fuzz finding: zero images of 4210752250 × 4210752250 passed the size check (0 bytes
+    // declared) and overflowed the feature count. The non-zero dimensions are bounded now.
+    const auto huge = write("huge.idx", idxHeader(0x08, {0, 4210752250u, 4210752250u}));
+    const auto noLabels = write("l0.idx", idxHeader(0x08, {0}));
+    auto empty = loadIdx(huge, noLabels);
+    ASSERT_FALSE(empty.ok());
+    EXPECT_NE(empty.error().message.find("2^62"), std::string::npos) << empty.error().toString();
+    EXPECT_FALSE(idxDeclaredBytes({0, 4210752250u, 4210752250u}, 1, "x").ok());
+    EXPECT_EQ(*idxDeclaredBytes({0, 28, 28}, 1, "x"), 4u + 12u);
 }
 
 TEST(FashionMnist, LoadsFromTheDebianPackage)
