@@ -93,7 +93,7 @@ public:
         // 8: (31) and (32) with mLap = L x̂ (row i: Σ_{j≠i} w_ij (x̂_i − x̂_j)).
         const Eigen::MatrixXd &xHat = mChannelX.estimates();
         mLap.noalias() = mOffRowSum.asDiagonal() * xHat;
-        mLap -= mOff * xHat;
+        mLap.noalias() -= mOff * xHat;
         mX = mXa - mEta * (mGamma * mLap + mOmega * mV + mGrad);
         mV += mNoiseV.noise() + (mEta * mOmega) * mLap;
         // 9: (16) was applied by the channel to every holder's copy.
