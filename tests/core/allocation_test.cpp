@@ -165,13 +165,6 @@ TEST_P(StepLoop, AllocatesNothingPerIteration)
     auto e = loadExperimentFile(resourceDir() + "/presets/" + c.preset + ".json");
     ASSERT_TRUE(e.ok()) << e.error().toString();
     for (std::size_t r = 0; r < e->runs.size(); ++r) {
-        // Not yet: pd-ogd allocates once per learner and round, the k-vector workspace Eigen's
-        // SelfAdjointEigenSolver::compute mallocs for its Householder sequence inside
-        // TraceNormBall::project (was 15 per learner and round with the QR + Jacobi SVD
-        // projection). (ppdc's one allocation per iteration was the product temporary of
-        // L x̂ = D x̂ − W_off x̂; fixed with noalias.)
-        if (e->runs[r].algorithm->id == "pd-ogd")
-            continue;
         const RunContext ctx = makeRunContext(*e, static_cast<int>(r), 0);
         std::unique_ptr<Algorithm> algorithm = e->runs[r].algorithm->create();
         ASSERT_TRUE(algorithm->reset(ctx).ok());
