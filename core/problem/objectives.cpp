@@ -396,7 +396,7 @@ namespace {
 
 /** For the margins m = y∘z of one block (z holds X x on entry): u ← −m, s ← σ(u) = σ(−m),
  *  e ← e^{−|m|}; returns Σ log(1 + e^{−m}) = Σ max(u, 0) + log1p(e) when wantLoss (else 0).
- *  Vectorised (problem/vectormath.h). */
+ *  Whole blocks at a time (problem/vectormath.h: Eigen packets on AVX2 builds, libm otherwise). */
 template <typename Z, typename Y, typename S, typename E>
 double logisticTerms(Z &&u, const Y &y, S &&s, E &&e, bool wantLoss)
 {

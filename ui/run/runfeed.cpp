@@ -15,11 +15,10 @@ bool RunFeed::markPending()
 
 namespace {
 
-/** Whether `next` continues `pending`: the same job with the same columns. */
-bool continues(const RunBatch &pending, const RunBatch &next)
+/** Whether two batches of one job have the same columns, so that their rows can be joined. */
+bool sameColumns(const RunBatch &pending, const RunBatch &next)
 {
-    return pending.point == next.point && pending.run == next.run && pending.repetition == next.repetition
-        && pending.agents == next.agents && pending.alternatives == next.alternatives
+    return pending.agents == next.agents && pending.alternatives == next.alternatives
         && pending.names == next.names && pending.alternativeNames == next.alternativeNames;
 }
 
@@ -36,7 +35,7 @@ bool RunFeed::push(RunBatch batch)
         RunBatch &pending = mBatches[i];
         if (pending.point != batch.point || pending.run != batch.run || pending.repetition != batch.repetition)
             continue;
-        if (!continues(pending, batch))
+        if (!sameColumns(pending, batch))
             break; // the columns changed: keep the rows apart
         pending.iterations += batch.iterations;
         pending.values += batch.values;
