@@ -518,9 +518,8 @@ Result<Dataset> loadIdx(const std::string &imagesPath, const std::string &labels
         return Error::invalid(labelsPath, "has " + std::to_string(labels.dims[0])
                                               + " labels for " + std::to_string(count)
                                               + " images in " + imagesPath);
-    Eigen::Index features = 1;
-    for (std::size_t k = 1; k < images.dims.size(); ++k)
-        features *= static_cast<Eigen::Index>(images.dims[k]);
+    // The same header scanIdxHeader read and bounded (the product of its image dimensions).
+    const auto features = static_cast<Eigen::Index>(header->features);
     const Eigen::Index samples = maxSamples > 0 ? std::min(maxSamples, count) : count;
 
     Dataset data;
