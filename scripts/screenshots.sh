@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Takes the window screenshots of the README (docs/screenshots/) under a virtual X display:
 #   scripts/screenshots.sh [--build DIR] [--out DIR] [--size WxH] [NAME...]
-# NAMEs: main comparison sweep presentation help message theory (default: all), each at 1600×1000 and 1280×720
+# NAMEs: main comparison sweep presentation help message theory theta (default: all), each at 1600×1000 and 1280×720
 # (or only at --size), each through scripts/screenshot.sh. Settings go to a temporary folder, so
 # your own layout is neither used nor changed.
 set -euo pipefail
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help message theory)
+[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help message theory theta)
 
 mkdir -p "$out"
 presets=$root/resources/presets
@@ -46,6 +46,7 @@ for size in "${sizes[@]}"; do
             help) shot help-panel "$size" 12 --dialog help "$presets/paper002-teaching-gossip.json" ;;
             message) shot teaching-message "$size" 15 --run --teaching message "$presets/teaching-noise-accumulation.json" ;;
             theory) shot teaching-theory "$size" 15 --run --teaching theory "$presets/paper002-teaching-gossip.json" ;;
+            theta) shot teaching-theta "$size" 25 --run --teaching theory "$presets/teaching-steady-state-bound.json" ;;
             *) echo "unknown screenshot: $name" >&2; exit 2 ;;
         esac
     done

@@ -20,6 +20,7 @@
 #include "dplab/graph/generators.h"
 #include "dplab/graph/weights.h"
 #include "dplab/problem/problem.h"
+#include "dplab/teaching/theory.h"
 
 #include <chrono>
 #include <filesystem>
@@ -489,7 +490,8 @@ int commandReport(int argc, char **argv)
 }
 
 /** Prints the theorem-condition warnings of every run (they come from a reset algorithm, so the
- *  experiment must be built). */
+ *  experiment must be built) and the steady-state bounds its papers state for it (the Theory
+ *  tab's flat dashed lines). */
 Status printWarnings(const std::string &file, const Experiment &experiment, const std::string &prefix)
 {
     for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
@@ -503,6 +505,16 @@ Status printWarnings(const std::string &file, const Experiment &experiment, cons
         }
         for (const auto &w : algorithm->warnings())
             std::cerr << "warning: " << prefix << "runs[" << r << "] (" << spec.label << "): " << w << "\n";
+        for (const TheoryCurve &curve : theoryRates(spec, experiment.problem.get())) {
+            if (!curve.level)
+                continue;
+            std::cout << "  theory: " << prefix << "runs[" << r << "] (" << spec.label << "): ";
+            if (curve.why.empty())
+                std::cout << curve.label << " on " << curve.metric;
+            else
+                std::cout << "no " << curve.label << ": " << curve.why;
+            std::cout << " (" << curve.citation << ")\n";
+        }
     }
     return {};
 }
@@ -627,9 +639,11 @@ Json theoryRateToJson(const TheoryRate &rate)
             j["schedule_param"] = rate.scheduleParam;
             j["schedule_factor"] = rate.scheduleFactor;
         }
-    } else {
+    } else if (rate.kind == TheoryRate::Kind::Linear) {
         j["kind"] = "linear";
         j["rate_power"] = rate.ratePower;
+    } else {
+        j["kind"] = "level"; // evaluated per experiment: `validate` prints it
     }
     if (!rate.whenParam.empty())
         j["when"] = Json{{rate.whenParam, rate.whenValue}};

@@ -19,9 +19,12 @@
 #include "algo/dpcommon.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
+#include "dplab/algo/paper003theory.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/privacy/schedule.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace dplab {
@@ -48,6 +51,83 @@ bool powerForm(const Schedule &s, PowerForm &out)
         return false;
     }
     return false;
+}
+
+/** μ and L: the parameters, else the problem's facts (local constants); false if either is
+ *  unknown. */
+bool problemConstants(const Json &params, const Problem &problem, double &mu, double &L)
+{
+    mu = paramReal(params, "mu");
+    L = paramReal(params, "lipschitz");
+    const Json facts = problem.describe();
+    if (mu <= 0 && facts.contains("strong_convexity") && facts["strong_convexity"].is_number())
+        mu = facts["strong_convexity"].get<double>();
+    if (L <= 0 && facts.contains("smoothness") && facts["smoothness"].is_number())
+        L = facts["smoothness"].get<double>();
+    return mu > 0 && L > 0;
+}
+
+/** Theorem 3's θ for one run, as a level on distance_to_optimum: mean_i ‖x_i − x*‖ ≤
+ *  √(Σ_i ‖x_i − x*‖²/n) (Cauchy–Schwarz) and E√Z ≤ √(E Z) (Jensen), so θ ≥ limsup E‖x − 1x*‖²
+ *  gives limsup E[distance_to_optimum] ≤ √(θ/n). A constant γ and β reduce to γ_k = β_k = 1:
+ *  with s' = s/γ the run is the same with step αγ and tracker noise β b_η/γ, decision noise
+ *  β b_ξ. */
+TheoryLevel thetaLevel(const TheoryRun &run)
+{
+    TheoryLevel out;
+    const Schedule gamma = paramSchedule(run.params, "gamma");
+    const Schedule beta = paramSchedule(run.privacy, "beta");
+    if (gamma.kind() != Schedule::Kind::Constant || beta.kind() != Schedule::Kind::Constant) {
+        out.why = "Theorem 3's θ needs constant γ_k and β_k";
+        return out;
+    }
+    if (paramReal(run.privacy, "epsilon") > 0) {
+        out.why = "the noise is calibrated to the target ε when the run starts; θ is shown for "
+                  "explicit noise scales (privacy.epsilon = 0)";
+        return out;
+    }
+    if (paramBool(run.privacy, "clip")) {
+        out.why = "Theorem 3 assumes exact gradients, and clipping is on";
+        return out;
+    }
+    if (run.compressed) {
+        out.why = "Theorem 3 assumes uncompressed messages";
+        return out;
+    }
+    Paper003Constants c;
+    if (!problemConstants(run.params, run.problem, c.mu, c.L)) {
+        out.why = "the problem states no μ and L (set params.mu and params.lipschitz)";
+        return out;
+    }
+    const Eigen::MatrixXd &w = run.W;
+    if (w.rows() < 2 || !w.isApprox(w.transpose(), 1e-9)) {
+        out.why = "Theorem 3 needs a symmetric W on at least two agents";
+        return out;
+    }
+    const double g = gamma.a(), b = beta.a();
+    const double alpha = paramReal(run.params, "alpha") * g;
+    if (!(g > 0) || !(alpha > 0)) {
+        out.why = "αγ must be > 0";
+        return out;
+    }
+    const double r = run.problem.dimension();
+    const double bEta = b * paramReal(run.privacy, "noise_s") / g, bXi = b * paramReal(run.privacy, "noise_x");
+    c.n = static_cast<int>(w.rows());
+    c.rhoW = dp::consensusSpectralRadius(w);
+    c.rhoWo = dp::offDiagonalSpectralRadius(w);
+    c.sigmaEta2 = 2 * r * bEta * bEta;
+    c.sigmaXi2 = 2 * r * bXi * bXi;
+    const Paper003SteadyState state = paper003SteadyState(c, alpha);
+    if (!(state.rhoA < 1)) {
+        const std::array<double, 3> bounds = paper003Theorem3StepBounds(c);
+        out.why = "ρ(A) = " + num(state.rhoA) + " ≥ 1 at αγ = " + num(alpha)
+                  + ": (30) has no finite steady state (Theorem 3's step bound: αγ < "
+                  + num(std::min({bounds[0], bounds[1], bounds[2]})) + ")";
+        return out;
+    }
+    out.value = std::sqrt(state.theta / c.n);
+    out.label = num(out.value) + " (θ = " + num(state.theta) + ", ρ(A) = " + num(state.rhoA) + ")";
+    return out;
 }
 
 class RobustDpGt final : public Algorithm
@@ -232,15 +312,8 @@ private:
             mWarnings.push_back("Theorem 1 takes one m for γ_k = γ/(m+k)^p and β_k = 1/(m+k)^q; "
                                 "here m = " + num(g.m) + " and " + num(b.m));
         const double gamma0 = mGamma.at(0);
-        // μ and L: the parameters, else the problem's facts (local constants), else unknown.
-        double mu = paramReal(ctx.params, "mu");
-        double L = paramReal(ctx.params, "lipschitz");
-        const Json facts = mProblem->describe();
-        if (mu <= 0 && facts.contains("strong_convexity") && facts["strong_convexity"].is_number())
-            mu = facts["strong_convexity"].get<double>();
-        if (L <= 0 && facts.contains("smoothness") && facts["smoothness"].is_number())
-            L = facts["smoothness"].get<double>();
-        const bool known = mu > 0 && L > 0;
+        double mu = 0, L = 0;
+        const bool known = problemConstants(ctx.params, *mProblem, mu, L);
         const double rhoW = dp::consensusSpectralRadius(w);
         const double t = 1.0 - rhoW * rhoW;
         const double dI = std::sqrt(static_cast<double>(n - 1)); // d_I² = ‖I − 11ᵀ/n‖_F² = n − 1
@@ -254,12 +327,13 @@ private:
             if (!known)
                 return;
             const double a = mAlpha * g.a;
-            const double d1 = 128 * std::pow(L, 6) * dI * dI / (mu * t * t);
-            const double d2 = 8 * mu * L * L * dI * dI + 128 * mu * dI * dI * L * L / (t * t);
-            const double d3 = mu * t * t / 4;
-            const double third = std::sqrt(2 * d3 / (d2 + std::sqrt(d2 * d2 + 4 * d1 * d3)));
-            const double b3[3] = {1.0 / (mu + L), t / (4 * std::sqrt(2.0) * dI * L), third};
-            const double b4 = t / (8 * dI * L);
+            Paper003Constants c;
+            c.n = n;
+            c.mu = mu;
+            c.L = L;
+            c.rhoW = rhoW;
+            const std::array<double, 3> b3 = paper003Theorem3StepBounds(c);
+            const double b4 = paper003Theorem4StepBound(c);
             const char *names[3] = {"1/(μ+L)", "(1−ρ_w²)/(4√2 d_I L)", "√(2d3/(d2+√(d2²+4d1d3)))"};
             for (int i = 0; i < 3; ++i)
                 if (!(a < b3[i]))
@@ -402,6 +476,15 @@ AlgorithmDescriptor describeRobustDpGt()
     beta.condition = "Theorem 1 cases by (p, q); Theorem 2's ε has β_k in the denominator";
     d.privacyParams = {noiseS, noiseX, beta, dp::epsilonTargetParam(), dp::gradientBoundParam(),
                        dp::clipParam()};
+    {
+        TheoryRate theta;
+        theta.kind = TheoryRate::Kind::Level;
+        theta.metric = "distance_to_optimum";
+        theta.label = "steady-state bound √(θ/n)";
+        theta.citation = "paper 003, Theorem 3 (θ = 2nθ1 + 2θ2 of eq. 31)";
+        theta.level = thetaLevel;
+        d.theory.push_back(theta);
+    }
     d.create = [] { return std::make_unique<RobustDpGt>(); };
     return d;
 }

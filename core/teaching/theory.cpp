@@ -21,7 +21,7 @@ std::string shortNumber(double v)
 
 } // namespace
 
-std::vector<TheoryCurve> theoryRates(const RunSpec &run)
+std::vector<TheoryCurve> theoryRates(const RunSpec &run, const Problem *problem)
 {
     std::vector<TheoryCurve> out;
     if (!run.algorithm)
@@ -35,7 +35,16 @@ std::vector<TheoryCurve> theoryRates(const RunSpec &run)
         TheoryCurve curve;
         curve.metric = rate.metric;
         curve.citation = rate.citation;
-        if (rate.kind == TheoryRate::Kind::Power) {
+        if (rate.kind == TheoryRate::Kind::Level) {
+            if (!problem || !rate.level)
+                continue;
+            const bool compressed = run.compressorImpl && !run.compressorImpl->isIdentity();
+            const TheoryLevel level = rate.level(TheoryRun{run.params, run.privacy, compressed, run.W, *problem});
+            curve.level = true;
+            curve.value = level.value;
+            curve.why = level.why;
+            curve.label = rate.label + (level.why.empty() ? " = " + level.label : std::string());
+        } else if (rate.kind == TheoryRate::Kind::Power) {
             double e = rate.exponent;
             if (!rate.scheduleParam.empty()) {
                 if (!run.params.contains(rate.scheduleParam))
@@ -65,13 +74,21 @@ std::vector<TheoryCurve> theoryRates(const RunSpec &run)
 
 std::vector<TheoryCurve> theoryCurves(const RunSpec &run, const std::vector<std::string> &names,
                                       const std::vector<long long> &iterations,
-                                      const std::vector<std::vector<double>> &values)
+                                      const std::vector<std::vector<double>> &values, const Problem *problem)
 {
     std::vector<TheoryCurve> out;
-    for (TheoryCurve curve : theoryRates(run)) {
+    for (TheoryCurve curve : theoryRates(run, problem)) {
         const auto it = std::find(names.begin(), names.end(), curve.metric);
         if (it == names.end())
             continue;
+        if (curve.level) {
+            if (curve.why.empty()) {
+                curve.iterations = iterations;
+                curve.values.assign(iterations.size(), curve.value);
+            }
+            out.push_back(std::move(curve));
+            continue;
+        }
         const std::size_t m = static_cast<std::size_t>(it - names.begin());
         const bool power = !curve.linear;
         // Anchor: first recorded point with a positive finite value (and t ≥ 1 for power laws).

@@ -8,14 +8,16 @@
 //    the same instance (the paper's Remark 1 reports 1.2e-3 vs 1.1e-5 on its own instance).
 // Results are recorded in docs/paper003-results.md §3.
 #include "dplab/algo/algorithm.h"
+#include "dplab/algo/paper003theory.h"
 #include "dplab/engine/experiment.h"
 
 #include <Eigen/Dense>
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <iostream>
 
@@ -56,33 +58,23 @@ Instance instance(double rhoWo, double rhoW, double alpha, long long iterations,
     return out;
 }
 
-/** A and B of (30)–(31) with d_I² = n − 1 (Frobenius, spec §8.10) and σ² = E‖η_{i,k}‖² = 2 r b². */
-void theorem3Matrices(const Instance &s, double alpha, double b, Eigen::Matrix3d &A, Eigen::Vector3d &B)
+/** Theorem 3's constants of the instance with b_η = b_ξ = b (σ² = E‖η_{i,k}‖² = 2 r b²). */
+Paper003Constants constants(const Instance &s, double b)
 {
-    const double n = s.n, L = s.L, mu = s.mu, dI2 = n - 1.0, tw = 1.0 - s.rhoW * s.rhoW;
-    const double sigma2 = 2.0 * s.r * b * b;
-    A << 1 - alpha * mu, 2 * alpha * L * L / (mu * n), 0,
-        0, (1 + s.rhoW * s.rhoW) / 2, 2 * alpha * alpha / tw,
-        32 * n * alpha * alpha * std::pow(L, 4) * dI2 / tw, 64 * dI2 * L * L / tw,
-        (1 + s.rhoW * s.rhoW) / 2 + 16 * alpha * alpha * L * L * dI2 / tw;
-    B << alpha * alpha * sigma2 + sigma2, n * dI2 * sigma2, 24 * n * dI2 * sigma2 / tw + 4 * n * L * L * dI2 * sigma2 / tw;
-    B *= s.rhoWo * s.rhoWo;
+    Paper003Constants c;
+    c.n = s.n;
+    c.mu = s.mu;
+    c.L = s.L;
+    c.rhoW = s.rhoW;
+    c.rhoWo = s.rhoWo;
+    c.sigmaEta2 = c.sigmaXi2 = 2.0 * s.r * b * b;
+    return c;
 }
 
-/** Theorem 3's sufficient step bound min{1/(μ+L), (1−ρ_w²)/(4√2 d_I L), √(2d3/(d2 + √(d2² + 4d1d3)))}. */
 double theorem3StepBound(const Instance &s)
 {
-    const double L = s.L, mu = s.mu, dI2 = s.n - 1.0, tw = 1.0 - s.rhoW * s.rhoW;
-    const double d1 = 128 * std::pow(L, 6) * dI2 / (mu * tw * tw);
-    const double d2 = 8 * mu * L * L * dI2 + 128 * mu * dI2 * L * L / (tw * tw);
-    const double d3 = mu * tw * tw / 4;
-    return std::min({1 / (mu + L), tw / (4 * std::sqrt(2.0) * std::sqrt(dI2) * L),
-                     std::sqrt(2 * d3 / (d2 + std::sqrt(d2 * d2 + 4 * d1 * d3)))});
-}
-
-double spectralRadius(const Eigen::Matrix3d &A)
-{
-    return Eigen::EigenSolver<Eigen::Matrix3d>(A, false).eigenvalues().cwiseAbs().maxCoeff();
+    const std::array<double, 3> bounds = paper003Theorem3StepBounds(constants(s, 0.0));
+    return std::min({bounds[0], bounds[1], bounds[2]});
 }
 
 /** Mean over repetitions and the last `window` iterations of Σ_i ‖x_i − x*‖². */
@@ -111,11 +103,10 @@ TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists
     // The preset's α = 0.01: (31) gives no finite steady state (ρ(A) ≥ 1).
     {
         const Instance s = instance(0.3, 0.9, 0.01, 1, 1);
-        Eigen::Matrix3d A;
-        Eigen::Vector3d B;
-        theorem3Matrices(s, 0.01, b, A, B);
-        std::cerr << "alpha = 0.01: rho(A) = " << spectralRadius(A) << " (mu " << s.mu << ", L " << s.L << ")\n";
-        EXPECT_GE(spectralRadius(A), 1.0);
+        const Paper003SteadyState state = paper003SteadyState(constants(s, b), 0.01);
+        std::cerr << "alpha = 0.01: rho(A) = " << state.rhoA << " (mu " << s.mu << ", L " << s.L << ")\n";
+        EXPECT_GE(state.rhoA, 1.0);
+        EXPECT_EQ(state.theta, std::numeric_limits<double>::infinity());
     }
     // A step small enough for ρ(A) < 1: θ is finite, grows with ρ_w, scales as ρ(W_o)², and lies
     // above the measured steady state.
@@ -125,17 +116,37 @@ TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists
         const double alpha = 0.9 * theorem3StepBound(probe);
         const long long iterations = std::min<long long>(400000, static_cast<long long>(8.0 / (alpha * probe.mu)));
         const Instance s = instance(rhoWo, 0.9, alpha, iterations, 2);
-        Eigen::Matrix3d A;
-        Eigen::Vector3d B;
-        theorem3Matrices(s, alpha, b, A, B);
-        ASSERT_LT(spectralRadius(A), 1.0);
-        const Eigen::Vector3d z = (Eigen::Matrix3d::Identity() - A).partialPivLu().solve(B);
-        const double theta = 2 * s.n * z[0] + 2 * z[1];
+        const Paper003SteadyState state = paper003SteadyState(constants(s, b), alpha);
+        ASSERT_LT(state.rhoA, 1.0);
         const double measured = empiricalSteadyState(s, iterations / 4);
-        std::cerr << "alpha = " << alpha << ", rho(W_o) = " << rhoWo << ": rho(A) = " << spectralRadius(A)
-                  << ", theta = " << theta << ", measured E||x - 1x*||^2 = " << measured << "\n";
-        EXPECT_GT(theta, measured);
+        std::cerr << "alpha = " << alpha << ", rho(W_o) = " << rhoWo << ": rho(A) = " << state.rhoA
+                  << ", theta = " << state.theta << ", measured E||x - 1x*||^2 = " << measured << "\n";
+        EXPECT_GT(state.theta, measured);
     }
+}
+
+TEST(Paper003Theory, ThetaMatchesTheSystemSolvedByHand)
+{
+    // n = 2 (d_I² = 1), μ = L = 1, ρ_w = 0 (1 − ρ_w² = 1), ρ(W_o) = 0.5, σ_η² = σ_ξ² = 1, α = 0.01:
+    //   A = [0.99 0.01 0; 0 0.5 0.0002; 0.0064 64 0.5016], B = 0.25·[1.0001, 2, 56].
+    // (I − A)z = B by elimination: z1 = z2 + 25.0025, z3 = 2500 z2 − 2500 and
+    // 1181.9936 z2 = 1260.160016, so z2 = 1.06613099766…, θ = 2n z1 + 2 z2 = 106.406785986….
+    Paper003Constants c;
+    c.n = 2;
+    c.mu = c.L = 1.0;
+    c.rhoW = 0.0;
+    c.rhoWo = 0.5;
+    c.sigmaEta2 = c.sigmaXi2 = 1.0;
+    const Paper003SteadyState state = paper003SteadyState(c, 0.01);
+    Eigen::Matrix3d A;
+    A << 0.99, 0.01, 0, 0, 0.5, 0.0002, 0.0064, 64, 0.5016;
+    EXPECT_LT((state.A - A).cwiseAbs().maxCoeff(), 1e-15);
+    EXPECT_LT((state.B - 0.25 * Eigen::Vector3d(1.0001, 2, 56)).cwiseAbs().maxCoeff(), 1e-15);
+    EXPECT_LT(state.rhoA, 1.0);
+    EXPECT_NEAR(state.theta, 106.40678598598166, 1e-10);
+    // θ ∝ ρ(W_o)² (B ∝ ρ(W_o)², A does not depend on it: Theorem 4).
+    c.rhoWo = 0.25;
+    EXPECT_NEAR(paper003SteadyState(c, 0.01).theta, 106.40678598598166 / 4, 1e-10);
 }
 
 /** Mean over repetitions of Σ_i ‖x_i(k) − x*‖² (or ‖x̄_k − x*‖² with `mean`) at each k of `at`

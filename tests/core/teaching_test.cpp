@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Teaching: message recording, the eavesdropper (gradient inversion), theory overlays, the
 // presentation key and the ε frontier.
+#include "dplab/algo/paper003theory.h"
 #include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/metrics.h"
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 namespace dplab {
 namespace {
@@ -364,6 +366,88 @@ TEST(TeachingTheory, LdpGtRateFollowsTheStepExponent)
     EXPECT_EQ(curves[0].iterations, (std::vector<long long>{10, 20, 40}));
     EXPECT_DOUBLE_EQ(curves[0].values[0], 2.0);
     EXPECT_NEAR(curves[0].values[2], 2.0 * std::pow(4.0, -0.39), 1e-12);
+}
+
+TEST(TeachingTheory, Paper003ThetaIsALevelOnlyWhereTheoremThreeApplies)
+{
+    Json doc = presetJson("teaching-steady-state-bound.json");
+    const Experiment e = parse(doc);
+    ASSERT_EQ(e.runs.size(), 2u);
+    EXPECT_TRUE(theoryRates(e.runs[0]).empty()) << "a level needs the problem";
+
+    // Inside Theorem 3: √(θ/n) with θ from (31) at the ring's targets ρ_w = ρ(W_o) = 0.5,
+    // σ² = 2 r b² = 2 · 2 · 0.3² and the rendezvous problem's μ = L = 2.
+    const auto inside = theoryRates(e.runs[0], e.problem.get());
+    ASSERT_EQ(inside.size(), 1u);
+    const TheoryCurve &level = inside[0];
+    EXPECT_TRUE(level.level);
+    EXPECT_EQ(level.metric, metric::DistanceToOptimum);
+    EXPECT_TRUE(level.why.empty()) << level.why;
+    const Json facts = e.problem->describe();
+    Paper003Constants c;
+    c.n = 4;
+    c.mu = facts.at("strong_convexity").get<double>();
+    c.L = facts.at("smoothness").get<double>();
+    EXPECT_EQ(c.mu, 2.0);
+    EXPECT_EQ(c.L, 2.0);
+    c.rhoW = 0.5;
+    c.rhoWo = 0.5;
+    c.sigmaEta2 = c.sigmaXi2 = 2 * 2 * 0.09;
+    const double theta = paper003SteadyState(c, 0.0063).theta;
+    EXPECT_NEAR(level.value, std::sqrt(theta / 4), 1e-8 * level.value);
+    EXPECT_NE(level.label.find("√(θ/n)"), std::string::npos);
+    EXPECT_NE(level.citation.find("paper 003, Theorem 3"), std::string::npos);
+
+    // α = 0.05: ρ(A) = 3.58, no finite steady state, and the reason says so.
+    const auto outside = theoryRates(e.runs[1], e.problem.get());
+    ASSERT_EQ(outside.size(), 1u);
+    EXPECT_NE(outside[0].why.find("ρ(A) = 3.57"), std::string::npos) << outside[0].why;
+    const std::vector<std::string> names = {metric::DistanceToOptimum};
+    const auto none = theoryCurves(e.runs[1], names, {0, 100}, {{1.0}, {0.5}}, e.problem.get());
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_TRUE(none[0].iterations.empty());
+
+    // Outside the theorem's assumptions: each says why.
+    for (const auto &[path, value, reason] :
+         std::vector<std::tuple<std::string, Json, std::string>>{
+             {"privacy", Json{{"beta", Json{{"type", "polynomial"}, {"a", 1}, {"t0", 1}, {"p", 0.5}}}}, "constant"},
+             {"privacy", Json{{"clip", true}, {"gradient_bound", 100.0}}, "clipping"},
+             {"privacy", Json{{"epsilon", 5.0}, {"gradient_bound", 100.0}}, "target ε"},
+             {"compressor", Json{{"type", "top-k"}, {"k", 2}}, "uncompressed"}}) {
+        Json variant = doc;
+        if (path == "compressor")
+            variant["runs"][0]["compressor"] = value;
+        else
+            variant["runs"][0][path].update(value);
+        const Experiment v = parse(variant);
+        const auto rates = theoryRates(v.runs[0], v.problem.get());
+        ASSERT_EQ(rates.size(), 1u);
+        EXPECT_NE(rates[0].why.find(reason), std::string::npos) << rates[0].why;
+    }
+
+    // The level bounds the run: the mean over repetitions of the last quarter of recorded
+    // distances lies below √(θ/n).
+    doc["runs"].erase(1);
+    const Experiment one = parse(doc);
+    const ExperimentResult r = run(one);
+    const RunResult &rr = r.points[0].runs[0];
+    const int m = column(rr, metric::DistanceToOptimum);
+    const auto curves = theoryCurves(one.runs[0], rr.metricNames, rr.repetitions[0].iterations,
+                                     rr.repetitions[0].values, one.problem.get());
+    ASSERT_EQ(curves.size(), 1u);
+    ASSERT_EQ(curves[0].values.size(), rr.repetitions[0].iterations.size());
+    EXPECT_EQ(curves[0].values.back(), level.value);
+    double sum = 0;
+    int count = 0;
+    for (const RepetitionResult &rep : rr.repetitions)
+        for (std::size_t k = 3 * rep.values.size() / 4; k < rep.values.size(); ++k) {
+            sum += rep.values[k][m];
+            ++count;
+        }
+    const double steady = sum / count;
+    std::cerr << "steady-state distance " << steady << ", bound sqrt(theta/n) " << level.value << "\n";
+    EXPECT_LT(steady, level.value);
+    EXPECT_GT(steady, level.value / 100) << "the run should sit in a noise ball, not at x*";
 }
 
 // --- Presentation -------------------------------------------------------------------------

@@ -61,6 +61,7 @@ private slots:
     void attackComparisonForAnyExperiment();
     void frontierEqualsSeparateRuns();
     void theoryOverlaysAreDrawn();
+    void theoryDrawsPaper003LevelOrSaysWhyNot();
     void barWrapsWhenNarrow();
 };
 
@@ -272,6 +273,28 @@ void TestTeachingPanel::theoryOverlaysAreDrawn()
     QCPGraph *overlay = view.plot()->graph(1);
     QVERIFY(overlay->name().contains(QStringLiteral("Xiao & Boyd")));
     QCOMPARE(overlay->pen().style(), Qt::DashLine);
+}
+
+void TestTeachingPanel::theoryDrawsPaper003LevelOrSaysWhyNot()
+{
+    Json doc = preset("teaching-steady-state-bound.json")->resolved;
+    doc["repetitions"] = 1;
+    auto e = parseExperiment(doc, ".");
+    QVERIFY(e.ok());
+    TeachingSession session;
+    QVERIFY(session.runNow(std::make_shared<const Experiment>(std::move(e.value()))));
+    TheoryView view;
+    view.setSession(&session);
+    QCOMPARE(view.metric(), QStringLiteral("distance_to_optimum"));
+    QCOMPARE(view.overlayCount(), 1); // run 0 inside Theorem 3; run 1 (α = 0.05) has no θ
+    QCPGraph *level = view.plot()->graph(1);
+    QVERIFY(level->name().contains(QStringLiteral("√(θ/n)")));
+    QCOMPARE(level->pen().style(), Qt::DashLine);
+    QVERIFY(level->dataCount() > 2);
+    QCOMPARE(level->data()->at(0)->value, level->data()->at(level->dataCount() - 1)->value);
+    QVERIFY2(view.note().contains(QStringLiteral("ρ(A) = 3.57")), qPrintable(view.note()));
+    // The level stays in view even above every recorded point.
+    QVERIFY(view.plot()->yAxis->range().contains(level->data()->at(0)->value));
 }
 
 void TestTeachingPanel::barWrapsWhenNarrow()

@@ -45,6 +45,8 @@ TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
     mPlot->setMinimumHeight(240);
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->legend->setVisible(true);
+    // Rates fall: the lower left is the emptiest corner of a log–log plot.
+    mPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
     layout->addWidget(mPlot, 1);
     connect(mMetric, &QComboBox::currentIndexChanged, this, &TheoryView::refresh);
 }
@@ -86,6 +88,11 @@ void TheoryView::setMetric(const QString &metric)
         mMetric->setCurrentIndex(i);
 }
 
+QString TheoryView::note() const
+{
+    return mNote->text();
+}
+
 QString TheoryView::metric() const
 {
     return mMetric->currentText();
@@ -117,7 +124,8 @@ void TheoryView::refresh()
     const std::string metric = toStdString(mMetric->currentText());
     const auto &runs = mSession->result()->points.front().runs;
     double lo = 1e300, hi = -1e300, last = 1;
-    QStringList sources;
+    QStringList sources, missing;
+    const Problem *problem = mSession->experiment()->problem.get();
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const RunResult &run = runs[r];
         const auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
@@ -140,9 +148,21 @@ void TheoryView::refresh()
         g->setName(toQString(run.label));
         g->setPen(QPen(runColor(static_cast<int>(r)), 2));
         g->setData(keys, values, true);
-        for (const TheoryCurve &curve : theoryCurves(mSession->experiment()->runs[r], run.metricNames, rep.iterations, rep.values)) {
+        for (const TheoryCurve &curve :
+             theoryCurves(mSession->experiment()->runs[r], run.metricNames, rep.iterations, rep.values, problem)) {
             if (curve.metric != metric)
                 continue;
+            if (!curve.why.empty()) {
+                missing << tr("%1: no %2 (%3): %4")
+                               .arg(toQString(run.label), toQString(curve.label), toQString(curve.citation),
+                                    toQString(curve.why));
+                continue;
+            }
+            if (curve.level && curve.value > 0) {
+                // An absolute bound: keep it in view.
+                lo = std::min(lo, curve.value);
+                hi = std::max(hi, curve.value);
+            }
             QVector<double> ck, cv;
             for (std::size_t k = 0; k < curve.iterations.size(); ++k)
                 if (curve.iterations[k] >= 1 && curve.values[k] > 0) {
@@ -150,7 +170,12 @@ void TheoryView::refresh()
                     cv << curve.values[k];
                 }
             QCPGraph *t = mPlot->addGraph();
-            t->setName(toQString(curve.label) + QStringLiteral(" — ") + toQString(curve.citation));
+            // A level's legend entry stays short: its inputs are in the note above the plot.
+            t->setName(curve.level ? QStringLiteral("%1 = %2 — %3")
+                                         .arg(toQString(curve.label.substr(0, curve.label.find(" = "))),
+                                              QString::number(curve.value, 'g', 3),
+                                              toQString(curve.citation.substr(0, curve.citation.find(" ("))))
+                                   : toQString(curve.label) + QStringLiteral(" — ") + toQString(curve.citation));
             t->setPen(QPen(runColor(static_cast<int>(r)), 1.5, Qt::DashLine));
             t->setData(ck, cv, true);
             sources << toQString(run.label) + QStringLiteral(": ") + toQString(curve.label) + QStringLiteral(" (")
@@ -158,11 +183,15 @@ void TheoryView::refresh()
             ++mOverlays;
         }
     }
-    mNote->setText(sources.isEmpty()
+    QString note = sources.isEmpty()
                        ? tr("No paper states a rate for %1 with these algorithms and parameters.").arg(mMetric->currentText())
                        : tr("Dashed: the rate each paper states, anchored at the run's first recorded point — the "
-                            "slope a theorem guarantees, not its constant. ")
-                             + sources.join(QStringLiteral("; ")));
+                            "slope a theorem guarantees, not its constant; a flat dashed line is an absolute "
+                            "steady-state bound. ")
+                             + sources.join(QStringLiteral("; "));
+    if (!missing.isEmpty())
+        note += (sources.isEmpty() ? QStringLiteral(" ") : QStringLiteral("; ")) + missing.join(QStringLiteral("; "));
+    mNote->setText(note);
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);

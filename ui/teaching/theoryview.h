@@ -31,6 +31,8 @@ public:
     QString metric() const;
     /** Dashed reference curves drawn (tests). */
     int overlayCount() const { return mOverlays; }
+    /** The text above the plot: the curves' sources and why a bound is missing (tests). */
+    QString note() const;
     QCustomPlot *plot() const { return mPlot; }
 
 private:

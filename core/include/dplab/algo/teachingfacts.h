@@ -7,14 +7,22 @@
 //                 (weights, step sizes). core/teaching/eavesdropper.h implements each kind.
 //  TheoryRate     a convergence rate a paper states for the algorithm (O(t^−β), ρ^k, O(√T)),
 //                 drawn by the UI as a dashed reference curve anchored at the run's first
-//                 recorded point (core/teaching/theory.h evaluates it).
+//                 recorded point, or a steady-state bound (paper 003's θ) drawn as a level
+//                 (core/teaching/theory.h evaluates it).
 //
 // Threading: plain data.
 #pragma once
 
+#include "dplab/common/params.h"
+
+#include <Eigen/Core>
+
+#include <functional>
 #include <string>
 
 namespace dplab {
+
+class Problem;
 
 struct AttackSurface {
     enum class Kind {
@@ -34,12 +42,31 @@ struct AttackSurface {
     std::string stepParam = "stepsize"; ///< the params key of the (public) step-size schedule
 };
 
+/** A steady-state bound evaluated for one run: `value` finite, or `why` it has none (the
+ *  parameters are outside the theorem, e.g. a step above its bound). */
+struct TheoryLevel {
+    double value = 0.0;
+    std::string label; ///< the value and what it came from, e.g. "26.8 (θ = 2862, ρ(A) = 0.9999)"
+    std::string why;   ///< non-empty: no bound for this run
+};
+
+/** What a Level bound is evaluated on: one run's resolved parameters, weights and problem. */
+struct TheoryRun {
+    const Json &params;
+    const Json &privacy;
+    bool compressed; ///< a compressor other than the identity acts on its messages
+    const Eigen::MatrixXd &W;
+    const Problem &problem;
+};
+
 struct TheoryRate {
     enum class Kind {
         /** value(t) ∝ t^e, e = exponent + scheduleFactor · p(scheduleParam) */
         Power,
         /** value(k) ∝ ρ^(ratePower·k), ρ = ‖W − 11ᵀ/n‖₂ of the run's weights */
-        Linear
+        Linear,
+        /** limsup_k value(k) ≤ level(run).value: an absolute bound, not anchored */
+        Level
     };
     Kind kind = Kind::Power;
     std::string metric;        ///< the metric whose plot the curve overlays
@@ -51,6 +78,8 @@ struct TheoryRate {
     std::string whenValue;
     std::string label;         ///< e.g. "O(t^−(1−v))"
     std::string citation;      ///< e.g. "paper 000, Theorem 2"
+    /** Level: the bound for one run on its problem, or why none applies (see TheoryLevel). */
+    std::function<TheoryLevel(const TheoryRun &)> level;
 };
 
 } // namespace dplab
