@@ -209,20 +209,6 @@ Status buildRunWeights(const Graph &graph, const Json &spec, const std::string &
     return {};
 }
 
-// The paper-003 ring family: a {"scheme": "ring4-family"} without parameters takes the
-// generator's (r, d) or (rho_wo, rho_w), so a sweep over graph.generator.rho_w changes W too.
-void inheritRing4Parameters(Json &weights, const Json &graphJson)
-{
-    if (!weights.is_object() || weights.value("scheme", "") != "ring4-family" || weights.size() != 1)
-        return;
-    if (!graphJson.contains("generator") || !graphJson["generator"].is_object()
-        || graphJson["generator"].value("type", "") != "ring4-family")
-        return;
-    for (auto it = graphJson["generator"].begin(); it != graphJson["generator"].end(); ++it)
-        if (it.key() != "type" && it.key() != "nodes")
-            weights[it.key()] = it.value();
-}
-
 Result<Json> parseInit(const Json &init, const std::string &path, int n, int d)
 {
     if (init.is_null())
@@ -326,7 +312,7 @@ Result<RunSpec> parseRun(const Json &r, std::size_t index, const Experiment &e, 
     run.color = *color;
     const bool own = r.contains("weights");
     Json weights = own ? r.at("weights") : (graphWeights.is_null() ? defaultWeights(e.graph, alg.weights) : graphWeights);
-    inheritRing4Parameters(weights, e.graphJson);
+    weights = inheritRing4Parameters(std::move(weights), e.graphJson);
     if (auto s = buildRunWeights(e.graph, weights, own ? joinPath(path, "weights") : "graph.weights", run); !s)
         return s.error();
     return run;
@@ -417,6 +403,20 @@ Status setSegments(Json &node, const std::vector<std::string> &segments, std::si
 }
 
 } // namespace
+
+Json inheritRing4Parameters(Json weights, const Json &graphJson)
+{
+    if (!weights.is_object() || weights.value("scheme", "") != "ring4-family" || weights.size() != 1)
+        return weights;
+    if (!graphJson.is_object() || !graphJson.contains("generator") || !graphJson["generator"].is_object()
+        || graphJson["generator"].value("type", "") != "ring4-family")
+        return weights;
+    for (auto it = graphJson["generator"].begin(); it != graphJson["generator"].end(); ++it)
+        if (it.key() != "type" && it.key() != "nodes")
+            weights[it.key()] = it.value();
+    return weights;
+}
+
 
 Status setJsonPath(Json &document, const std::string &path, const Json &value)
 {

@@ -8,6 +8,8 @@
 #include "inspectorwidget.h"
 #include "presetlibrary.h"
 
+#include "dplab/engine/experiment.h"
+
 #include <QSignalSpy>
 #include "uitest.h"
 
@@ -49,6 +51,7 @@ private slots:
     void followsEdits();
     void directedPushPullPerronVectors();
     void badWeightsNamed();
+    void ring4FamilyTakesTheGeneratorsTargets();
 };
 
 void TestInspectorWidget::ringOfFourMetropolis()
@@ -147,6 +150,29 @@ void TestInspectorWidget::badWeightsNamed()
     const MatrixReport &w = inspector.inspection().matrices[0];
     QVERIFY(!w.error.isEmpty()); // support outside the graph or not stochastic: named by core
     QVERIFY(w.error.contains(QStringLiteral("weights")));
+}
+
+void TestInspectorWidget::ring4FamilyTakesTheGeneratorsTargets()
+{
+    // A bare {"scheme": "ring4-family"} takes the generator's ρ(W_o), ρ_w, as the runs do: the
+    // inspector and the weights form must show that W, not the scheme's defaults (0.3, 0.9).
+    Json e = ringExperiment(4);
+    e["graph"] = Json{{"generator", {{"type", "ring4-family"}, {"rho_wo", 0.5}, {"rho_w", 0.6}}},
+                      {"weights", {{"scheme", "ring4-family"}}}};
+    e["runs"][0]["algorithm"] = "robust-dp-gt";
+    ExperimentDocument doc;
+    QString error;
+    QVERIFY2(doc.loadJson(e, QString(), QString(), &error), qPrintable(error));
+    QCOMPARE(doc.runWeights(0).value("rho_w", 0.0), 0.6);
+    InspectorWidget inspector(&doc);
+    inspector.refresh();
+    const MatrixReport &w = inspector.inspection().matrices[0];
+    QVERIFY(w.error.isEmpty());
+    QVERIFY2(std::abs(w.facts.consensusRate - 0.6) < 1e-12, qPrintable(QString::number(w.facts.consensusRate)));
+    // The resolved run mixes with the same matrix.
+    auto resolved = parseExperiment(e, ".");
+    QVERIFY(resolved.ok());
+    QVERIFY((resolved->runs[0].W - w.matrix).cwiseAbs().maxCoeff() < 1e-15);
 }
 
 QTEST_MAIN(TestInspectorWidget)

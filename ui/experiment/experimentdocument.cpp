@@ -6,6 +6,7 @@
 #include "textconvert.h"
 
 #include "dplab/common/files.h"
+#include "dplab/engine/experiment.h"
 #include "dplab/graph/generators.h"
 
 #include <QFileInfo>
@@ -410,12 +411,17 @@ QColor ExperimentDocument::runColor(int index) const
 
 Json ExperimentDocument::runWeights(int index) const
 {
+    // A bare ring4-family scheme takes the generator's targets, as the resolved run does.
+    auto resolved = [this](const Json &w) {
+        return w.is_object() && w.value("scheme", std::string()) == "ring4-family" ? inheritRing4Parameters(w, mGraph->toJson())
+                                                                                   : w;
+    };
     const Json r = run(index);
     if (r.is_object() && r.contains("weights"))
-        return r.at("weights");
+        return resolved(r.at("weights"));
     const Json graphWeights = value("/graph/weights");
     if (!graphWeights.is_null())
-        return graphWeights;
+        return resolved(graphWeights);
     const AlgorithmDescriptor *algorithm = r.is_object() ? findAlgorithm(r.value("algorithm", std::string())) : nullptr;
     return defaultWeightsFor(algorithm, mGraph->graph().isDirected());
 }

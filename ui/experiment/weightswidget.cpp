@@ -7,6 +7,7 @@
 #include "paramform.h"
 #include "textconvert.h"
 
+#include "dplab/engine/experiment.h"
 #include "dplab/graph/weights.h"
 
 #include <QCheckBox>
@@ -90,7 +91,8 @@ void WeightsWidget::refresh()
         const QSignalBlocker blocker(mDirected);
         mDirected->setChecked(directed);
     }
-    Json weights = mDocument->value("/graph/weights");
+    // A bare ring4-family scheme shows the generator's targets it takes (as a run resolves it).
+    Json weights = inheritRing4Parameters(mDocument->value("/graph/weights"), mDocument->graphDocument()->toJson());
     if (weights.is_null())
         weights = directed ? Json{{"row", {{"scheme", "uniform"}}}, {"column", {{"scheme", "uniform"}}}}
                            : Json{{"scheme", "metropolis"}};

@@ -121,6 +121,11 @@ Result<Experiment> loadExperimentFile(const std::string &path);
  *  (and without the sweep key), resolved and built (data through DataCache::shared()). */
 Result<Experiment> experimentAtSweepValue(const Experiment &experiment, const Json &value);
 
+/** The paper-003 ring family: a weight spec {"scheme": "ring4-family"} without parameters takes
+ *  the ring4-family generator's (rho_wo, rho_w) or (r, d) from `graph`, so a sweep over
+ *  graph.generator.rho_w changes W too. Any other spec is returned unchanged. */
+Json inheritRing4Parameters(Json weights, const Json &graph);
+
 /** Sets the value(s) addressed by a path such as "runs[*].privacy.q", "runs[1].params.stepsize",
  *  "graph.generator.nodes" in `document`. Errors name `path`. */
 Status setJsonPath(Json &document, const std::string &path, const Json &value);
