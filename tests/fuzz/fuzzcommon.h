@@ -28,11 +28,12 @@ inline std::string scratchFile(const std::uint8_t *data, std::size_t size, const
     return path;
 }
 
-/** 256 MiB for everything a target may allocate on purpose. */
-inline void limitMemory()
+/** A memory limit (default 256 MiB) for everything a target may allocate on purpose; set once,
+ *  by the first call. */
+inline void limitMemory(std::uint64_t bytes = 256ull << 20)
 {
-    static const bool once = [] {
-        ResourceLimits::setDefaultMemoryLimit(256ull << 20);
+    static const bool once = [bytes] {
+        ResourceLimits::setDefaultMemoryLimit(bytes);
         return true;
     }();
     (void)once;
