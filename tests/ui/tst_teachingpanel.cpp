@@ -47,6 +47,13 @@ std::shared_ptr<const Experiment> preset(const std::string &name, int iterations
     return std::make_shared<const Experiment>(std::move(e.value()));
 }
 
+/** Resolves `doc` and records it in `session`; false if either fails. */
+bool recordDocument(TeachingSession &session, const Json &doc)
+{
+    auto e = parseExperiment(doc, ".");
+    return e.ok() && session.runNow(std::make_shared<const Experiment>(std::move(e.value())));
+}
+
 } // namespace
 
 class TestTeachingPanel : public QObject
@@ -262,10 +269,8 @@ void TestTeachingPanel::theoryOverlaysAreDrawn()
 {
     Json doc = preset("teaching-consensus-gossip.json")->resolved;
     doc.erase("sweep");
-    auto e = parseExperiment(doc, ".");
-    QVERIFY(e.ok());
     TeachingSession session;
-    QVERIFY(session.runNow(std::make_shared<const Experiment>(std::move(e.value()))));
+    QVERIFY(recordDocument(session, doc));
     TheoryView view;
     view.setSession(&session);
     QCOMPARE(view.metric(), QStringLiteral("consensus_error"));
@@ -279,10 +284,8 @@ void TestTeachingPanel::theoryDrawsPaper003LevelOrSaysWhyNot()
 {
     Json doc = preset("teaching-steady-state-bound.json")->resolved;
     doc["repetitions"] = 1;
-    auto e = parseExperiment(doc, ".");
-    QVERIFY(e.ok());
     TeachingSession session;
-    QVERIFY(session.runNow(std::make_shared<const Experiment>(std::move(e.value()))));
+    QVERIFY(recordDocument(session, doc));
     TheoryView view;
     view.setSession(&session);
     QCOMPARE(view.metric(), QStringLiteral("distance_to_optimum"));

@@ -409,19 +409,22 @@ QColor ExperimentDocument::runColor(int index) const
     return defaultRunColor(index);
 }
 
+Json ExperimentDocument::withGeneratorTargets(const Json &weights) const
+{
+    // Only a ring4-family scheme looks at the graph, so other schemes skip serialising it.
+    if (!weights.is_object() || weights.value("scheme", std::string()) != "ring4-family")
+        return weights;
+    return inheritRing4Parameters(weights, mGraph->toJson());
+}
+
 Json ExperimentDocument::runWeights(int index) const
 {
-    // A bare ring4-family scheme takes the generator's targets, as the resolved run does.
-    auto resolved = [this](const Json &w) {
-        return w.is_object() && w.value("scheme", std::string()) == "ring4-family" ? inheritRing4Parameters(w, mGraph->toJson())
-                                                                                   : w;
-    };
     const Json r = run(index);
     if (r.is_object() && r.contains("weights"))
-        return resolved(r.at("weights"));
+        return withGeneratorTargets(r.at("weights"));
     const Json graphWeights = value("/graph/weights");
     if (!graphWeights.is_null())
-        return resolved(graphWeights);
+        return withGeneratorTargets(graphWeights);
     const AlgorithmDescriptor *algorithm = r.is_object() ? findAlgorithm(r.value("algorithm", std::string())) : nullptr;
     return defaultWeightsFor(algorithm, mGraph->graph().isDirected());
 }

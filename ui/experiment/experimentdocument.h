@@ -91,6 +91,9 @@ public:
     /** The weight specification the run mixes with: its own "weights", else the graph's,
      *  else the default for its algorithm and the graph kind (as core's parser does). */
     Json runWeights(int index) const;
+    /** `weights` as a run resolves it: a bare ring4-family scheme takes the generator's
+     *  targets (inheritRing4Parameters); anything else unchanged. */
+    Json withGeneratorTargets(const Json &weights) const;
 
 signals:
     /** An experiment value changed (not the graph); `pointer` is where. "/runs" means the

@@ -7,7 +7,6 @@
 #include "paramform.h"
 #include "textconvert.h"
 
-#include "dplab/engine/experiment.h"
 #include "dplab/graph/weights.h"
 
 #include <QCheckBox>
@@ -92,7 +91,7 @@ void WeightsWidget::refresh()
         mDirected->setChecked(directed);
     }
     // A bare ring4-family scheme shows the generator's targets it takes (as a run resolves it).
-    Json weights = inheritRing4Parameters(mDocument->value("/graph/weights"), mDocument->graphDocument()->toJson());
+    Json weights = mDocument->withGeneratorTargets(mDocument->value("/graph/weights"));
     if (weights.is_null())
         weights = directed ? Json{{"row", {{"scheme", "uniform"}}}, {"column", {{"scheme", "uniform"}}}}
                            : Json{{"scheme", "metropolis"}};
