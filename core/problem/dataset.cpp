@@ -535,7 +535,13 @@ Result<Dataset> loadIdx(const std::string &imagesPath, const std::string &labels
         return Error::parse(imagesPath, "images need at least one value each (dimensions N × ... with no 0)");
     if (static_cast<double>(features) * imageSize > static_cast<double>(1 << 30))
         return Error::invalid(imagesPath, "images of more than 1 GiB each are not supported");
-    const Eigen::Index block = std::max<Eigen::Index>(1, std::min<Eigen::Index>(512, (1 << 30) / (features * imageSize)));
+    if (samples == 0)
+        return data;
+    // Blocks of at most 64 MiB on disk and never more rows than are read: the two buffers must
+    // not outgrow the matrix the memory limit admitted (fuzz finding: 0 images of 14 × 339712
+    // doubles allocated two 1 GiB buffers).
+    const Eigen::Index block = std::clamp<Eigen::Index>((Eigen::Index(1) << 26) / (features * imageSize), 1,
+                                                        std::min<Eigen::Index>(512, samples));
     std::vector<unsigned char> raw(static_cast<std::size_t>(block * features * imageSize));
     RowMajor rows(images.type == 0x08 ? 0 : block, features);
     for (Eigen::Index start = 0; start < samples; start += block) {

@@ -13,6 +13,8 @@
 #include <fstream>
 #include <set>
 
+#include <sys/resource.h>
+
 namespace dplab {
 namespace {
 
@@ -270,6 +272,39 @@ TEST_F(Idx, BadFilesAreErrors)
     EXPECT_NE(empty.error().message.find("2^62"), std::string::npos) << empty.error().toString();
     EXPECT_FALSE(idxDeclaredBytes({0, 4210752250u, 4210752250u}, 1, "x").ok());
     EXPECT_EQ(*idxDeclaredBytes({0, 28, 28}, 1, "x"), 4u + 12u);
+}
+
+/** The peak resident memory of this process so far (ctest runs each test in its own process). */
+double peakResidentMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+TEST_F(Idx, ReadBuffersAreSizedByTheImagesRead)
+{
+    // Fuzz finding: the read buffers were sized for blocks of up to 512 images (≤ 1 GiB), however
+    // few images the file held. Zero images of 14 × 339712 doubles allocated and zeroed 1 GiB,
+    // one image of 2 MiB bytes as much. Now a block holds at most the images read.
+    const double before = peakResidentMiB();
+    const auto none = write("none.idx", idxHeader(0x0E, {0, 14, 339712}));
+    auto empty = loadIdx(none, write("l0.idx", idxHeader(0x08, {0})));
+    ASSERT_TRUE(empty.ok()) << empty.error().toString();
+    EXPECT_EQ(empty->samples(), 0);
+    EXPECT_EQ(empty->features(), 14 * 339712);
+
+    const std::uint32_t pixels = 2u << 20;
+    std::string one = idxHeader(0x08, {1, pixels});
+    one.append(pixels, '\x05');
+    auto single = loadIdx(write("one.idx", one), write("l1.idx", idxHeader(0x08, {1}) + "\x02"));
+    ASSERT_TRUE(single.ok()) << single.error().toString();
+    ASSERT_EQ(single->features(), pixels);
+    EXPECT_EQ(single->X(0, pixels - 1), 5.0);
+    EXPECT_EQ(single->y(0), 2.0);
+    // The matrix (16 MiB) and one image's buffer (2 MiB), the file text and its copy: well under
+    // 128 MiB; before the fix, more than 1 GiB.
+    EXPECT_LT(peakResidentMiB() - before, 128.0);
 }
 
 TEST(FashionMnist, LoadsFromTheDebianPackage)
