@@ -29,6 +29,7 @@
 #include <QApplication>
 #include <QDragEnterEvent>
 #include <QFile>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QTextBrowser>
@@ -47,6 +48,8 @@
 
 #include <QTest>
 #include <QUndoStack>
+
+#include <sys/stat.h>
 
 using namespace dplab;
 
@@ -120,6 +123,8 @@ private slots:
     void panelFitsItsDock_data();
     void panelFitsItsDock();
     void malformedFileKeepsResults();
+    void hostileFilesGiveAnErrorNotAnAbort_data();
+    void hostileFilesGiveAnErrorNotAnAbort();
     void redoShortcuts();
     void openingAnotherFileClearsOldRun();
     void quittingDuringRunAsks();
@@ -328,6 +333,75 @@ void TestMainWindow::malformedFileKeepsResults()
     QVERIFY(!error.isEmpty());
     QVERIFY(window.hasFinishedRun());
     QCOMPARE(window.liveResults()->runCount(), runs);
+}
+
+void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort_data()
+{
+    // The hostile inputs of the reliability review, opened from the window: each is refused
+    // with the CLI's message (the file does not load) or loads and is refused by validation,
+    // naming the field; none aborts, hangs or allocates what the machine does not have.
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("nested problem") << QStringLiteral("deep-problem.json") << QStringLiteral("problem[0][0]");
+    QTest::newRow("nested weights") << QStringLiteral("deep-weights.json") << QStringLiteral("weights.a.a");
+    QTest::newRow("nested sweep value") << QStringLiteral("deep-sweep.json") << QStringLiteral("sweep.values[0][0]");
+    QTest::newRow("number overflow") << QStringLiteral("overflow.json") << QStringLiteral("problem.mu: number outside the range");
+    QTest::newRow("device") << QStringLiteral("/dev/zero") << QStringLiteral("is a device");
+    QTest::newRow("fifo") << QStringLiteral("fifo.json") << QStringLiteral("FIFO");
+    QTest::newRow("folder") << QStringLiteral("folder.json") << QStringLiteral("is a folder");
+    QTest::newRow("huge sweep") << QStringLiteral("sweep.json") << QStringLiteral("at most 10000");
+    QTest::newRow("huge explicit graph") << QStringLiteral("graph.json") << QStringLiteral("not connected");
+    QTest::newRow("IDX header beyond its file") << QStringLiteral("idx.json") << QStringLiteral("the header declares");
+}
+
+void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    const auto write = [&dir](const QString &file, const QByteArray &bytes) {
+        QFile f(dir.filePath(file));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes);
+    };
+    const int depth = 50000;
+    const QByteArray base = R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "dgd"}], "iterations": 10)";
+    write(QStringLiteral("deep-problem.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": )"
+                                                 + QByteArray(depth, '[') + QByteArray(depth, ']') + "}");
+    write(QStringLiteral("deep-weights.json"), base + R"(, "weights": )" + QByteArray("{\"a\":").repeated(depth) + "1"
+                                                 + QByteArray(depth, '}') + "}");
+    write(QStringLiteral("deep-sweep.json"), base + R"(, "sweep": {"parameter": "iterations", "values": [)"
+                                               + QByteArray(depth, '[') + QByteArray(depth, ']') + "]}}");
+    QByteArray overflow = base;
+    overflow.replace(R"("dimension": 2)", R"("dimension": 2, "mu": 1e400)");
+    write(QStringLiteral("overflow.json"), overflow + "}");
+    write(QStringLiteral("sweep.json"), base + R"(, "sweep": {"parameter": "iterations", "values": [)"
+                                          + QByteArray("5,").repeated(1000000) + "5]}}");
+    write(QStringLiteral("graph.json"), R"({"graph": {"nodes": 100000, "edges": [[0,1]]}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "dgd"}]})");
+    // 60000 images of 28 × 28 declared in a 16-byte file.
+    write(QStringLiteral("images.idx"), QByteArray::fromHex("00000803 0000ea60 0000001c 0000001c"));
+    write(QStringLiteral("labels.idx"), QByteArray::fromHex("00000801 0000ea60"));
+    write(QStringLiteral("idx.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "online-softmax", "data": {"source": "idx", "images": "images.idx", "labels": "labels.idx"}}, "runs": [{"algorithm": "dgd"}], "iterations": 10})");
+    QVERIFY(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("fifo.json"))).constData(), 0600) == 0);
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.json")));
+
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    const QString path = name.startsWith(QLatin1Char('/')) ? name : dir.filePath(name);
+    QString error;
+    if (window.loadFile(path, &error)) {
+        // Loaded as a document: validation names the problem and Run refuses it.
+        QTRY_VERIFY2(window.experimentPanel()->validationMessage().contains(expected),
+                     qPrintable(window.experimentPanel()->validationMessage()));
+        window.startRun();
+        QVERIFY(!window.runController()->isActive());
+        QVERIFY2(window.lastRunError().contains(expected), qPrintable(window.lastRunError()));
+        window.document()->undoStack()->setClean();
+    } else {
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        // The window keeps the experiment it had.
+        QCOMPARE(window.experimentPanel()->runList()->topLevelItemCount(), 2);
+    }
 }
 
 void TestMainWindow::redoShortcuts()
