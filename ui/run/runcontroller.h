@@ -70,9 +70,8 @@ public slots:
     void forgetLastRun();
 
 signals:
-    /** Internal: hands the run to the worker thread. */
-    void runRequested(std::shared_ptr<const dplab::Experiment> experiment,
-                      std::shared_ptr<dplab::RunControl> control, int threads);
+    /** Internal: wakes the worker thread for the job start() posted to it. */
+    void runRequested();
     void started(std::shared_ptr<const dplab::Experiment> experiment);
     /** Recorded metric values since the last emission (GUI thread, ≤ ~20 Hz). */
     void batchesArrived(const QVector<dplab::RunBatch> &batches);

@@ -111,6 +111,23 @@ RunWorker::RunWorker(std::shared_ptr<RunFeed> feed)
 {
 }
 
+void RunWorker::post(Job job)
+{
+    std::lock_guard lock(mJobMutex);
+    mJob = std::move(job);
+}
+
+void RunWorker::runPosted()
+{
+    std::optional<Job> job;
+    {
+        std::lock_guard lock(mJobMutex);
+        job.swap(mJob);
+    }
+    if (job)
+        run(std::move(job->experiment), std::move(job->control), job->threads);
+}
+
 void RunWorker::run(std::shared_ptr<const Experiment> experiment, std::shared_ptr<RunControl> control, int threads)
 {
     try {

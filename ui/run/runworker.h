@@ -7,8 +7,10 @@
 // atomics the runner polls every iteration — never through queued slots, because run() blocks
 // this thread's event loop. No exception leaves run(): failures become failed(message).
 //
-// Threading: run() executes on the worker thread; dataReady() is emitted from the runner's
-// threads (queued to the controller).
+// Threading: post() stores a job from any thread (under a mutex, not as arguments of a queued
+// call, so the hand-off is one a race detector can see); runPosted() takes it and run()s it on
+// the worker thread; dataReady() is emitted from the runner's threads (queued to the
+// controller).
 #pragma once
 
 #include "dplab/engine/runner.h"
@@ -17,6 +19,8 @@
 #include <QString>
 
 #include <memory>
+#include <mutex>
+#include <optional>
 
 namespace dplab {
 
@@ -29,9 +33,21 @@ class RunWorker : public QObject
 public:
     explicit RunWorker(std::shared_ptr<RunFeed> feed);
 
-public slots:
+    struct Job
+    {
+        std::shared_ptr<const Experiment> experiment;
+        std::shared_ptr<RunControl> control;
+        int threads = 0;
+    };
+    /** Any thread: the job the next runPosted() runs. */
+    void post(Job job);
+
     void run(std::shared_ptr<const dplab::Experiment> experiment, std::shared_ptr<dplab::RunControl> control,
              int threads);
+
+public slots:
+    /** Worker thread: runs the posted job, if any. */
+    void runPosted();
 
 signals:
     void dataReady();
@@ -40,6 +56,8 @@ signals:
 
 private:
     std::shared_ptr<RunFeed> mFeed;
+    std::mutex mJobMutex;
+    std::optional<Job> mJob;
 };
 
 } // namespace dplab
