@@ -51,7 +51,7 @@ const char *const kUsage =
     "  dplab-cli list algorithms|compressors|problems|generators|weights [--json]\n"
     "  dplab-cli graph --generator TYPE --nodes N [--weights SCHEME] [--set KEY=VALUE]... [--json]\n"
     "exit codes: 0 success, 2 invalid input (including over a limit, unreadable or corrupt files), 3 a run diverged,\n"
-    "            1 internal error (a bug)\n"
+    "            1 internal error (a bug), 130/143 interrupted by SIGINT/SIGTERM\n"
     "--max-memory SIZE (e.g. 16G, 512M) replaces the memory limit (default: min(8 GiB, 3/4 of the RAM));\n"
     "--threads K is at most 256 (0 = all cores)\n";
 
@@ -62,13 +62,6 @@ int usageError(const std::string &message)
 }
 
 } // namespace
-
-int exitCodeOf(const Error &error)
-{
-    // Everything but a bug is the input's fault: bad values, missing, corrupt or unreadable
-    // files, over-limit sizes, folders that cannot be written.
-    return error.code == ErrorCode::Internal ? Failure : InvalidInput;
-}
 
 namespace {
 
@@ -411,7 +404,7 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     int pages = 0;
     if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", &error, &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
-        return Failure;
+        return InvalidInput; // the report could not be written to --out
     }
     if (auto s = (*folder)->commit(); !s)
         return reportError(s.error());
@@ -854,15 +847,11 @@ int main(int argc, char **argv)
             return commandReport(argc, argv);
         if (command == "frontier")
             return commandFrontier(argc, argv);
-    } catch (const std::bad_alloc &) {
-        std::cerr << "dplab-cli: out of memory (an estimate missed this allocation; --max-memory lowers the limit)\n";
-        return Failure;
-    } catch (const std::system_error &e) {
-        std::cerr << "dplab-cli: cannot start worker threads: " << e.what() << " (try fewer --threads)\n";
-        return InvalidInput;
-    } catch (const std::exception &e) {
-        std::cerr << "dplab-cli: internal error: " << e.what() << "\n";
-        return Failure;
+    } catch (...) {
+        std::string line;
+        const int code = exitCodeOfException(std::current_exception(), &line);
+        std::cerr << line << "\n";
+        return code;
     }
     return usageError("unknown command \"" + command + "\"");
 }

@@ -34,7 +34,7 @@ int invalid(const std::string &message)
 int failed(const Error &error)
 {
     std::cerr << "dplab-cli: " << error.toString() << "\n";
-    return error.code == ErrorCode::IoError || error.code == ErrorCode::Internal ? Failure : InvalidInput;
+    return exitCodeOf(error);
 }
 
 Result<long long> wholeNumber(const std::string &text, const std::string &option, long long min)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "interrupt.h"
 
+#include "exitcodes.h"
+
 #include "dplab/engine/outputfolder.h"
 
 #include <csignal>
@@ -57,7 +59,7 @@ void installInterruptHandling()
         } else {
             say("dplab-cli: interrupted (" + name + ")\n");
         }
-        ::_exit(1);
+        ::_exit(exitCodeOfSignal(signal));
     }).detach();
 }
 
