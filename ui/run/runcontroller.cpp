@@ -17,8 +17,15 @@ RunController::RunController(QObject *parent)
     mWorker->moveToThread(&mThread);
     connect(this, &RunController::runRequested, mWorker, &RunWorker::runPosted);
     connect(mWorker, &RunWorker::dataReady, this, &RunController::onDataReady);
-    connect(mWorker, &RunWorker::finished, this, &RunController::onWorkerFinished);
-    connect(mWorker, &RunWorker::failed, this, &RunController::onWorkerFailed);
+    connect(mWorker, &RunWorker::ended, this, [this] {
+        auto outcome = mWorker->takeOutcome();
+        if (!outcome)
+            return;
+        if (outcome->result)
+            onWorkerFinished(std::move(outcome->result));
+        else
+            onWorkerFailed(outcome->error);
+    });
     mDrainTimer.setSingleShot(true);
     connect(&mDrainTimer, &QTimer::timeout, this, &RunController::drain);
     mThread.setObjectName(QStringLiteral("DPLab run worker"));

@@ -117,6 +117,23 @@ void RunWorker::post(Job job)
     mJob = std::move(job);
 }
 
+void RunWorker::end(Outcome outcome)
+{
+    {
+        std::lock_guard lock(mJobMutex);
+        mOutcome = std::move(outcome);
+    }
+    emit ended();
+}
+
+std::optional<RunWorker::Outcome> RunWorker::takeOutcome()
+{
+    std::lock_guard lock(mJobMutex);
+    std::optional<Outcome> outcome;
+    outcome.swap(mOutcome);
+    return outcome;
+}
+
 void RunWorker::runPosted()
 {
     std::optional<Job> job;
@@ -139,14 +156,14 @@ void RunWorker::run(std::shared_ptr<const Experiment> experiment, std::shared_pt
         FeedObserver observer(this, mFeed.get());
         auto result = runner.run(*experiment, &observer, control.get());
         if (!result) {
-            emit failed(toQString(result.error().toString()));
+            end({nullptr, toQString(result.error().toString())});
             return;
         }
-        emit finished(std::make_shared<const ExperimentResult>(std::move(result.value())));
+        end({std::make_shared<const ExperimentResult>(std::move(result.value())), QString()});
     } catch (const std::exception &e) {
-        emit failed(tr("the run failed: %1").arg(QString::fromUtf8(e.what())));
+        end({nullptr, tr("the run failed: %1").arg(QString::fromUtf8(e.what()))});
     } catch (...) {
-        emit failed(tr("the run failed with an unknown error"));
+        end({nullptr, tr("the run failed with an unknown error")});
     }
 }
 

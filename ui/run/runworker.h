@@ -5,12 +5,12 @@
 // emits dataReady() when the feed goes from empty to pending; the controller drains it on the
 // GUI thread at most ~20 times a second. Cancel / pause / step go through the RunControl
 // atomics the runner polls every iteration — never through queued slots, because run() blocks
-// this thread's event loop. No exception leaves run(): failures become failed(message).
+// this thread's event loop. No exception leaves run(): failures become an outcome with an error.
 //
 // Threading: post() stores a job from any thread (under a mutex, not as arguments of a queued
 // call, so the hand-off is one a race detector can see); runPosted() takes it and run()s it on
-// the worker thread; dataReady() is emitted from the runner's threads (queued to the
-// controller).
+// the worker thread, which stores the outcome the same way and emits ended(); dataReady() is
+// emitted from the runner's threads (queued to the controller).
 #pragma once
 
 #include "dplab/engine/runner.h"
@@ -42,6 +42,15 @@ public:
     /** Any thread: the job the next runPosted() runs. */
     void post(Job job);
 
+    /** How the last run ended: a result, or the message of a failure. */
+    struct Outcome
+    {
+        std::shared_ptr<const ExperimentResult> result;
+        QString error;
+    };
+    /** Any thread, after ended(): the outcome of the last run, once. */
+    std::optional<Outcome> takeOutcome();
+
     void run(std::shared_ptr<const dplab::Experiment> experiment, std::shared_ptr<dplab::RunControl> control,
              int threads);
 
@@ -51,13 +60,16 @@ public slots:
 
 signals:
     void dataReady();
-    void finished(std::shared_ptr<const dplab::ExperimentResult> result);
-    void failed(const QString &message);
+    /** The run ended; takeOutcome() says how. */
+    void ended();
 
 private:
     std::shared_ptr<RunFeed> mFeed;
     std::mutex mJobMutex;
     std::optional<Job> mJob;
+    std::optional<Outcome> mOutcome;
+
+    void end(Outcome outcome);
 };
 
 } // namespace dplab

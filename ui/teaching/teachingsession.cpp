@@ -6,6 +6,7 @@
 #include <QMetaObject>
 
 #include <algorithm>
+#include <utility>
 
 namespace dplab {
 
@@ -102,6 +103,7 @@ TeachingSession::Outcome TeachingSession::record(const std::shared_ptr<const Exp
 void TeachingSession::start(std::shared_ptr<const Experiment> experiment)
 {
     join();
+    mRecorded.reset();
     const int generation = ++mGeneration;
     mCancel = std::make_shared<std::atomic<bool>>(false);
     mBusy = true;
@@ -111,11 +113,17 @@ void TeachingSession::start(std::shared_ptr<const Experiment> experiment)
         Outcome outcome = record(experiment, *cancel);
         if (cancel->load())
             return;
+        // The outcome stays in this object rather than in the queued call: the GUI thread reads
+        // it after joining this thread, an order a race detector can see.
+        mRecorded = std::move(outcome);
         QMetaObject::invokeMethod(
             this,
-            [this, outcome = std::move(outcome), generation]() mutable {
-                if (generation == mGeneration)
-                    accept(std::move(outcome));
+            [this, generation] {
+                if (generation != mGeneration)
+                    return;
+                join();
+                if (auto outcome = std::exchange(mRecorded, std::nullopt))
+                    accept(std::move(*outcome));
             },
             Qt::QueuedConnection);
     });

@@ -94,6 +94,9 @@ private:
     void accept(Outcome outcome);
     void join();
 
+    // Written by the recording thread, read on the GUI thread only after joining it.
+    std::optional<Outcome> mRecorded;
+
     std::shared_ptr<const Experiment> mPlayback;
     std::shared_ptr<const ExperimentResult> mResult;
     std::optional<Reference> mReference;
