@@ -39,9 +39,11 @@ RunController::~RunController()
         mControl->cancel();
     mThread.quit();
     mThread.wait();
-    // Deleted here, after its thread has ended, rather than by deleteLater on that thread: the
+    // Deleted here, after its thread has ended, rather than by deleteLater on that thread. The
     // end of a QThread synchronises through Qt's own locks, which ThreadSanitizer cannot see in
-    // an uninstrumented Qt, and nothing can race with an object whose thread is gone.
+    // an uninstrumented Qt; taking the worker's lock first orders this thread after the
+    // worker's last touch of itself (RunWorker::end), in a way it can see.
+    (void)mWorker->takeOutcome();
     delete mWorker;
 }
 

@@ -119,10 +119,10 @@ void RunWorker::post(Job job)
 
 void RunWorker::end(Outcome outcome)
 {
-    {
-        std::lock_guard lock(mJobMutex);
-        mOutcome = std::move(outcome);
-    }
+    // ended() is queued; emitting it under the lock makes it this thread's last touch of the
+    // worker that the next locker (takeOutcome, from any thread) is ordered after.
+    std::lock_guard lock(mJobMutex);
+    mOutcome = std::move(outcome);
     emit ended();
 }
 
