@@ -3,8 +3,6 @@
 
 #include "textconvert.h"
 
-#include <QMetaObject>
-
 #include <algorithm>
 #include <utility>
 
@@ -15,7 +13,13 @@ QStringList TeachingSession::quantityNames()
     return {tr("Distance to x*"), tr("Local loss f_i(x_i)"), tr("Cumulative ε_i"), tr("Consensus deviation ‖x_i − x̄‖")};
 }
 
-TeachingSession::TeachingSession(QObject *parent) : QObject(parent) {}
+TeachingSession::TeachingSession(QObject *parent)
+    : QObject(parent)
+{
+    // A signal rather than invokeMethod with a functor: the queued event is then made inside Qt,
+    // and the outcome is read only after joining the thread (see mRecorded).
+    connect(this, &TeachingSession::recorded, this, &TeachingSession::onRecorded, Qt::QueuedConnection);
+}
 
 TeachingSession::~TeachingSession()
 {
@@ -116,17 +120,17 @@ void TeachingSession::start(std::shared_ptr<const Experiment> experiment)
         // The outcome stays in this object rather than in the queued call: the GUI thread reads
         // it after joining this thread, an order a race detector can see.
         mRecorded = std::move(outcome);
-        QMetaObject::invokeMethod(
-            this,
-            [this, generation] {
-                if (generation != mGeneration)
-                    return;
-                join();
-                if (auto outcome = std::exchange(mRecorded, std::nullopt))
-                    accept(std::move(*outcome));
-            },
-            Qt::QueuedConnection);
+        emit recorded(generation);
     });
+}
+
+void TeachingSession::onRecorded(int generation)
+{
+    if (generation != mGeneration)
+        return;
+    join();
+    if (auto outcome = std::exchange(mRecorded, std::nullopt))
+        accept(std::move(*outcome));
 }
 
 bool TeachingSession::runNow(std::shared_ptr<const Experiment> experiment, QString *error)

@@ -81,6 +81,8 @@ signals:
     /** A recording finished; every accessor now answers for it. */
     void ready();
     void failed(const QString &message);
+    /** Internal: emitted by the recording thread, queued to the GUI thread. */
+    void recorded(int generation);
 
 private:
     struct Outcome {
@@ -93,6 +95,7 @@ private:
     static Outcome record(const std::shared_ptr<const Experiment> &experiment, const std::atomic<bool> &cancel);
     void accept(Outcome outcome);
     void join();
+    void onRecorded(int generation);
 
     // Written by the recording thread, read on the GUI thread only after joining it.
     std::optional<Outcome> mRecorded;
