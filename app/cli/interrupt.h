@@ -5,7 +5,8 @@
 // and starts a watcher thread that waits for them. On one, the watcher abandons the output
 // folder being written (OutputFolder::abandon: the staged files go, the folder keeps its
 // previous set; a commit in progress, a few renames, is let finish) and ends the process with
-// exit code 128 + the signal (130 for SIGINT, 143 for SIGTERM). Nothing waits for the runner, so the process is gone within milliseconds.
+// exit code 128 + the signal (130 for SIGINT, 143 for SIGTERM). Nothing waits for the runner,
+// so the process is gone within milliseconds.
 // SIGXFSZ is ignored, so a file-size limit fails the write (and the staged set is dropped)
 // instead of killing the process mid-file.
 //
