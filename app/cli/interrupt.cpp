@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 
 #include <pthread.h>
@@ -46,21 +47,31 @@ void installInterruptHandling()
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    std::thread([set] {
-        int signal = 0;
-        while (sigwait(&set, &signal) != 0) {
-        }
-        const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
-        std::lock_guard lock(targetMutex()); // held until _exit: no new target, no new commit
-        if (gTarget) {
-            const bool dropped = gTarget->abandon();
-            say("dplab-cli: interrupted (" + name + "): " + gTarget->path()
-                + (dropped ? " keeps its previous results\n" : " has the new results (they were complete)\n"));
-        } else {
-            say("dplab-cli: interrupted (" + name + ")\n");
-        }
-        ::_exit(exitCodeOfSignal(signal));
-    }).detach();
+    std::thread watcher;
+    try {
+        watcher = std::thread([set] {
+            int signal = 0;
+            while (sigwait(&set, &signal) != 0) {
+            }
+            const std::string name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+            std::lock_guard lock(targetMutex()); // held until _exit: no new target, no new commit
+            if (gTarget) {
+                const bool dropped = gTarget->abandon();
+                say("dplab-cli: interrupted (" + name + "): " + gTarget->path()
+                    + (dropped ? " keeps its previous results\n" : " has the new results (they were complete)\n"));
+            } else {
+                say("dplab-cli: interrupted (" + name + ")\n");
+            }
+            ::_exit(exitCodeOfSignal(signal));
+        });
+    } catch (const std::system_error &) {
+        // The system refused even this one thread: run without the watcher. SIGINT and SIGTERM
+        // then end the process the default way; the staging folder it leaves is removed by the
+        // next run on the same --out.
+        pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+        return;
+    }
+    watcher.detach();
 }
 
 void setInterruptTarget(OutputFolder *folder)

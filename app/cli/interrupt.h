@@ -6,7 +6,8 @@
 // folder being written (OutputFolder::abandon: the staged files go, the folder keeps its
 // previous set; a commit in progress, a few renames, is let finish) and ends the process with
 // exit code 128 + the signal (130 for SIGINT, 143 for SIGTERM). Nothing waits for the runner,
-// so the process is gone within milliseconds.
+// so the process is gone within milliseconds. If the system refuses the watcher thread, the
+// process runs without it and the two signals end it the default way.
 // SIGXFSZ is ignored, so a file-size limit fails the write (and the staged set is dropped)
 // instead of killing the process mid-file.
 //

@@ -6,6 +6,12 @@
 
 #include <functional>
 
+#include <fcntl.h>
+#include <grp.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace dplab::test {
 namespace {
 
@@ -282,6 +288,60 @@ TEST(CliRun, FailedWriteLeavesExistingFilesUntouched)
     std::filesystem::permissions(dir / "out", std::filesystem::perms::owner_all);
     EXPECT_EQ(r.exitCode, 2) << r.err; // an unwritable --out is invalid input, found before running
     EXPECT_EQ(readText(dir / "out" / "metrics.csv"), "precious");
+}
+
+/** Runs dplab-cli as an unprivileged user id that owns no other process (54321; it need not
+ *  exist) under a limit of `threads` threads for that user (RLIMIT_NPROC counts threads; root
+ *  ignores it), with stderr in `err`. Returns the exit code. */
+int runWithThreadLimit(const std::vector<std::string> &args, rlim_t threads, const std::filesystem::path &err)
+{
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        ::dup2(fd, 2);
+        ::dup2(fd, 1);
+        const rlimit limit{threads, threads};
+        if (::setgroups(0, nullptr) != 0 || ::setgid(54321) != 0 || ::setrlimit(RLIMIT_NPROC, &limit) != 0
+            || ::setuid(54321) != 0)
+            ::_exit(126);
+        std::vector<char *> argv{const_cast<char *>(DPLAB_CLI_PATH)};
+        for (const auto &a : args)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(DPLAB_CLI_PATH, argv.data());
+        ::_exit(127);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+TEST(CliRun, RefusedThreadsChangeNothing)
+{
+    // The system refusing threads: with room for one worker the runner continues on fewer than
+    // --threads 8 asks for, with none the interrupt watcher too is refused (it used to end in
+    // std::terminate). Both give the single-threaded results, byte for byte.
+    if (::geteuid() != 0)
+        GTEST_SKIP() << "needs root, to run the CLI as an unprivileged user under a thread limit";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "the sanitizer runtimes start threads of their own (LeakSanitizer's tracer, TSan's)";
+#endif
+    TempDir dir;
+    namespace fs = std::filesystem;
+    fs::permissions(dir.path(), fs::perms::all);
+    fs::copy_file(preset("teaching-push-pull-quadratic.json"), dir / "e.json");
+    fs::permissions(dir / "e.json", fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+    const std::string experiment = (dir / "e.json").string();
+    ASSERT_EQ(runCli("run " + quote(experiment) + " --threads 1 --out " + quote((dir / "one").string()) + " --quiet").exitCode, 0);
+    const std::string expected = readText(dir / "one" / "metrics.csv");
+    ASSERT_FALSE(expected.empty());
+    for (rlim_t limit : {rlim_t(3), rlim_t(1)}) { // main + watcher + one worker; main alone
+        const std::string out = (dir / ("limit" + std::to_string(limit))).string();
+        const auto err = dir / ("limit" + std::to_string(limit) + ".err");
+        const int code = runWithThreadLimit({"run", experiment, "--threads", "8", "--out", out, "--quiet"}, limit, err);
+        ASSERT_EQ(code, 0) << "thread limit " << limit << ": " << readText(err);
+        EXPECT_EQ(readText(fs::path(out) / "metrics.csv"), expected) << "thread limit " << limit;
+    }
 }
 
 } // namespace
