@@ -6,11 +6,8 @@
 
 #include <functional>
 
-#include <fcntl.h>
 #include <grp.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace dplab::test {
 namespace {
@@ -297,19 +294,11 @@ int runWithThreadLimit(const std::vector<std::string> &args, rlim_t threads, con
 {
     const pid_t pid = ::fork();
     if (pid == 0) {
-        const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        ::dup2(fd, 2);
-        ::dup2(fd, 1);
         const rlimit limit{threads, threads};
         if (::setgroups(0, nullptr) != 0 || ::setgid(54321) != 0 || ::setrlimit(RLIMIT_NPROC, &limit) != 0
             || ::setuid(54321) != 0)
             ::_exit(126);
-        std::vector<char *> argv{const_cast<char *>(DPLAB_CLI_PATH)};
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        ::execv(DPLAB_CLI_PATH, argv.data());
-        ::_exit(127);
+        execCli(args, err); // the folder is writable by everyone
     }
     int status = 0;
     ::waitpid(pid, &status, 0);

@@ -9,8 +9,11 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace dplab::test {
 
@@ -79,6 +82,21 @@ inline CliResult runCli(const std::string &args)
     std::filesystem::remove(outFile);
     std::filesystem::remove(errFile);
     return r;
+}
+
+/** In a forked child: sends stdout and stderr to `log` and becomes dplab-cli `args` (exit 127 if
+ *  it cannot). */
+[[noreturn]] inline void execCli(const std::vector<std::string> &args, const std::filesystem::path &log)
+{
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    ::dup2(fd, 2);
+    ::dup2(fd, 1);
+    std::vector<char *> argv{const_cast<char *>(DPLAB_CLI_PATH)};
+    for (const auto &a : args)
+        argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(DPLAB_CLI_PATH, argv.data());
+    ::_exit(127);
 }
 
 inline std::string preset(const std::string &name)

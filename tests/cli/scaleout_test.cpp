@@ -203,17 +203,8 @@ Child spawnCli(const std::vector<std::string> &args, const fs::path &errFile)
 {
     Child c;
     c.pid = ::fork();
-    if (c.pid == 0) {
-        const int fd = ::open(errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 2);
-        ::dup2(fd, 1);
-        std::vector<char *> argv{const_cast<char *>(DPLAB_CLI_PATH)};
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        ::execv(DPLAB_CLI_PATH, argv.data());
-        ::_exit(127);
-    }
+    if (c.pid == 0)
+        execCli(args, errFile);
     return c;
 }
 
