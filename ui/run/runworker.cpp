@@ -113,7 +113,7 @@ RunWorker::RunWorker(std::shared_ptr<RunFeed> feed)
 
 void RunWorker::post(Job job)
 {
-    std::lock_guard lock(mJobMutex);
+    std::lock_guard lock(mMutex);
     mJob = std::move(job);
 }
 
@@ -121,14 +121,14 @@ void RunWorker::end(Outcome outcome)
 {
     // ended() is queued; emitting it under the lock makes it this thread's last touch of the
     // worker that the next locker (takeOutcome, from any thread) is ordered after.
-    std::lock_guard lock(mJobMutex);
+    std::lock_guard lock(mMutex);
     mOutcome = std::move(outcome);
     emit ended();
 }
 
 std::optional<RunWorker::Outcome> RunWorker::takeOutcome()
 {
-    std::lock_guard lock(mJobMutex);
+    std::lock_guard lock(mMutex);
     std::optional<Outcome> outcome;
     outcome.swap(mOutcome);
     return outcome;
@@ -138,7 +138,7 @@ void RunWorker::runPosted()
 {
     std::optional<Job> job;
     {
-        std::lock_guard lock(mJobMutex);
+        std::lock_guard lock(mMutex);
         job.swap(mJob);
     }
     if (job)

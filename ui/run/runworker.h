@@ -65,7 +65,7 @@ signals:
 
 private:
     std::shared_ptr<RunFeed> mFeed;
-    std::mutex mJobMutex;
+    std::mutex mMutex;
     std::optional<Job> mJob;
     std::optional<Outcome> mOutcome;
 
