@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Shared set-up for ./run.sh and ./test.sh: install the missing Debian packages (DESIGN §8),
+# Shared set-up for ./run.sh and ./test.sh: install the missing Debian packages,
 # then configure and build Release with Ninja into build/.
 set -euo pipefail
 
@@ -10,7 +10,7 @@ DPLAB_BUILD_DIR=${DPLAB_BUILD_DIR:-$DPLAB_ROOT/build}
 DPLAB_PACKAGES=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
     libeigen3-dev nlohmann-json3-dev zlib1g-dev libgtest-dev libbenchmark-dev
-    cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist
+    cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist ccache
 )
 
 # Only for the fuzzers (scripts/fuzz.sh, -DDPLAB_FUZZ=ON): libFuzzer comes with clang.
@@ -43,9 +43,11 @@ dplab_install_packages() {
 
 dplab_build() {
     local launcher=()
-    # ccache, when installed, makes rebuilds of unchanged sources (other checkouts, CI) near free.
+    # ccache makes rebuilds of unchanged sources near free, also in another checkout (CI's fresh
+    # clone): paths under the checkout are hashed relative to it.
     if command -v ccache >/dev/null 2>&1; then
         launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+        export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$DPLAB_ROOT}
     fi
     cmake -S "$DPLAB_ROOT" -B "$DPLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
     cmake --build "$DPLAB_BUILD_DIR" --parallel "$(nproc)"

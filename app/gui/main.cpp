@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// dplab: the lab window. Thin by design (STYLE §2 item 1): everything lives in dplab_ui.
+// dplab: the lab window. Thin by design: everything lives in dplab_ui.
 //   dplab [--run] [--view live|comparison|sweep] [--teaching TAB] [--presentation FACTOR] [--presentation-mode] [EXPERIMENT.json]
 //   opens the file (or the default preset); --run starts the run at once; --view picks the
 //   result tab; --teaching records the experiment and shows a Teaching tab; --presentation

@@ -6,7 +6,7 @@
 // With a constant step α it converges linearly to an O(α) neighbourhood of x*, not to x*.
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 namespace dplab {
 

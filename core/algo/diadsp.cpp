@@ -16,7 +16,7 @@
 #include "dplab/algo/mixing.h"
 #include "dplab/privacy/diadspaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <Eigen/Eigenvalues>
 

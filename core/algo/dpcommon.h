@@ -9,7 +9,7 @@
 
 #include "dplab/common/params.h"
 #include "dplab/problem/problem.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <Eigen/Core>
 

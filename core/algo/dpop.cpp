@@ -21,7 +21,7 @@
 #include "dplab/algo/mixing.h"
 #include "dplab/privacy/dpopaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 

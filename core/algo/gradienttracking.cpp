@@ -9,7 +9,7 @@
 // agent's own terms stay exact.
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 namespace dplab {
 

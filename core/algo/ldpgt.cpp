@@ -33,7 +33,7 @@
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/privacy/paper000accountant.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 #include <limits>

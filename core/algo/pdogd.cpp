@@ -16,7 +16,7 @@
 // the metrics, is the iterate x_i(t) ∈ K; Li et al.'s guarantee covers the broadcast values.
 #include "algo/privateonline.h"
 #include "dplab/algo/builtin.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 

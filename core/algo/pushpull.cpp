@@ -11,7 +11,7 @@
 // 1ᵀy(t) = 1ᵀ(∇f_t(θ(t)) + Σ_{k<t} ζ_C(k)), which is why noisy Push-Pull does not converge.
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/privacy/weakenedaccountant.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 #include <limits>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/common/params.h"
 
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 #include <sstream>

@@ -96,7 +96,7 @@ void Paper000Accountant::advance(const Eigen::Ref<const Eigen::VectorXd> &kappa)
     const double coupling = lipschitz ? std::sqrt(static_cast<double>(mSetup.dimension))
                                             * mSetup.lipschitz * (static_cast<double>(t) / tp1) * lambda
                                       : 0.0;
-    // The time convention (DESIGN §10): ε after t iterations covers the messages of iterations
+    // The time convention (docs/architecture.md §10): ε after t iterations covers the messages of iterations
     // 0..t−1. This call accounts iteration t's messages s_t + ζ_t, θ_t + ϑ_t, whose
     // sensitivities Δ_t are the current ones (Δ_0 = 0: s_0, θ_0 carry no data) and whose scales
     // are ν (t+1)^(−ς). The paper's ε_i(T) with T = t + 1 adds the NEXT messages (Δ_{t+1} at

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "dplab/engine/runner.h"
-#include "dplab/teaching/eavesdropper.h"
+#include "dplab/engine/eavesdropper.h"
 
 #include <memory>
 #include <string>

@@ -2,7 +2,7 @@
 #include "dplab/teaching/theory.h"
 
 #include "dplab/graph/analysis.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <algorithm>
 #include <cmath>

@@ -257,7 +257,7 @@ TEST(Paper001Presets, PlAccuracyGrowsWithQAndPpdcIsAboutOmegaTimesWorse)
         // Corollary 3's 2 d κ̌₁ s̄_v²/(1 − q̄²) has κ̌₁ = κ̄₃κ₁₂/n from constants the paper does not
         // give (only n κ̌₁ > 9): the smallest admissible value, 9/n, gives 18 d s²/(n(1 − q²)),
         // BELOW PPDC's measured ≈ ω² · 2 d s²/(n(1 − q²)) = 50 d s²/(n(1 − q²)); so the bound
-        // only holds for κ̌₁ ≳ 25/n (not computable, docs/paper001-results.md §3).
+        // only holds for κ̌₁ ≳ 25/n, which the paper gives no way to compute.
         const double corollary3AtSmallestKappa = 2.0 * 10 * (9.0 / 6) * 25 / (1 - q * q);
         for (const auto &label : kPpdc)
             EXPECT_GT(g[q][label] * g[q][label], corollary3AtSmallestKappa) << label << " q " << q;

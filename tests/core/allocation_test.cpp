@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// No heap allocation per iteration in the step loop (DESIGN §2: the runner "never allocates in
-// the hot loop"): for one preset of every algorithm family, after a warm-up (scratch buffers
+// No heap allocation per iteration in the step loop (docs/architecture.md §2: "step()
+// allocates nothing"): for one preset of every algorithm family, after a warm-up (scratch buffers
 // reach their size, a block of PD-FTGL completes), step() and the online metric's observe() are
 // run with every allocation counted. The global operator new/delete are replaced here, and so
 // are malloc and friends (Eigen allocates with malloc, not operator new), forwarding to glibc's

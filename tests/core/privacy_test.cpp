@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/privacy/accountant.h"
 #include "dplab/privacy/rng.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <gtest/gtest.h>
 

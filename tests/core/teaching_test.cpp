@@ -9,9 +9,9 @@
 #include "dplab/engine/writers.h"
 #include "dplab/graph/analysis.h"
 #include "dplab/teaching/attackdemo.h"
-#include "dplab/teaching/eavesdropper.h"
+#include "dplab/engine/eavesdropper.h"
 #include "dplab/teaching/frontier.h"
-#include "dplab/teaching/presentation.h"
+#include "dplab/engine/presentation.h"
 #include "dplab/teaching/theory.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// MainWindow: the lab window (DESIGN §6). It only assembles: the graph editor in the centre, the
+// MainWindow: the lab window (docs/architecture.md §6). It only assembles: the graph editor in the centre, the
 // experiment panel on the left, the inspector on the right, the result tabs at the bottom, the
 // menus, toolbars and status bar. The work is done by the parts it places:
 //   ExperimentFiles  — New/Open/Save/recent files/presets/drops, unsaved-changes prompts

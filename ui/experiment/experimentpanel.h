@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// ExperimentPanel: the side panel that edits an ExperimentDocument (DESIGN §6). It stacks one
+// ExperimentPanel: the side panel that edits an ExperimentDocument (docs/architecture.md §6). It stacks one
 // widget per concern in a scroll area —
 //   ExperimentSettingsWidget  name, seed, iterations, repetitions, recording
 //   WeightsWidget             graph kind and weight schemes

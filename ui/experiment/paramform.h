@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// ParamForm: a form generated from a descriptor's ParamSpecs (DESIGN §9) — no algorithm,
+// ParamForm: a form generated from a descriptor's ParamSpecs (docs/architecture.md §2) — no algorithm,
 // compressor or generator is named in the UI. Each spec becomes one row:
 //   Real     → ScientificSpinBox (log-scale stepping when the spec says so)
 //   Integer  → QSpinBox

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// ScheduleEditor: edits a schedule parameter (core privacy/schedule.h): constant a,
+// ScheduleEditor: edits a schedule parameter (core common/schedule.h): constant a,
 // polynomial a/(t+t0)^p or geometric a·q^t. The value is JSON as the experiment file has it:
 // a number for a constant, else {"type": ..., "a": ..., ...}.
 //

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// InspectorWidget: beside the graph editor, the live verdicts of DESIGN §6 — node and edge
+// InspectorWidget: beside the graph editor, the live verdicts of docs/architecture.md §6 — node and edge
 // counts, (strong) connectivity with the offending nodes, and for the selected run the weight
 // matrices it mixes with: row/column/doubly stochastic, symmetric, PSD, σ₂, spectral gap,
 // ρ(W − 11ᵀ/n), Perron vectors; the matrix itself as a table on demand. It recomputes after

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // NodeItem: the picture of one agent in the graph editor. It mirrors the document (index,
-// position) and never holds topology (STYLE §2 item 16): moving it only re-draws its edges;
+// position) and never holds topology: moving it only re-draws its edges;
 // GraphScene turns a finished drag into a MoveNodesCommand.
 //
 // Threading: GUI thread.

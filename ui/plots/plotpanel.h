@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// PlotPanel: the live plots of DESIGN §6 in a 2×2 grid — consensus error; an accuracy plot
+// PlotPanel: the live plots of docs/architecture.md §6 in a 2×2 grid — consensus error; an accuracy plot
 // whose metric is chosen among those the runs record (distance to optimum, optimality gap,
 // gradient norm, regret, average loss, accuracy, ...); cumulative ε with the accountant named
 // in the legend; bits sent — with the x axis switchable between iteration and bits, the sweep

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// RunController: the GUI-thread side of a run (STYLE §2 item 11). It owns a QThread with a
+// RunController: the GUI-thread side of a run. It owns a QThread with a
 // RunWorker on it, forwards a start request as a queued signal, and turns what the worker's
 // feed collects into throttled signals on the GUI thread (one drain per ≥ 50 ms, plus a final
 // one). Run / Pause / Step / Stop act on a RunControl the runner polls every iteration, so Stop

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// RunWorker: lives on RunController's QThread and runs the core Runner there (STYLE §2 items
-// 10–14). Its RunObserver copies each MetricsBatch / StatusEvent into the shared RunFeed and
+// RunWorker: lives on RunController's QThread and runs the core Runner there.
+// Its RunObserver copies each MetricsBatch / StatusEvent into the shared RunFeed and
 // emits dataReady() when the feed goes from empty to pending; the controller drains it on the
 // GUI thread at most ~20 times a second. Cancel / pause / step go through the RunControl
 // atomics the runner polls every iteration — never through queued slots, because run() blocks

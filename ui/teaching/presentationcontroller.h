@@ -10,7 +10,7 @@
 // Threading: GUI thread.
 #pragma once
 
-#include "dplab/teaching/presentation.h"
+#include "dplab/engine/presentation.h"
 
 #include <QHash>
 #include <QObject>

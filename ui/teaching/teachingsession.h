@@ -11,7 +11,7 @@
 #pragma once
 
 #include "dplab/engine/runner.h"
-#include "dplab/teaching/messages.h"
+#include "dplab/engine/messages.h"
 
 #include <QObject>
 #include <QString>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// The algorithm seam (DESIGN §9): a descriptor in the registry, a RunContext handed over at
+// The algorithm seam (docs/architecture.md §2): a descriptor in the registry, a RunContext handed over at
 // reset, and an Algorithm whose step() advances every agent one synchronous iteration.
 // State is held for all agents as matrices, row i = agent i.
 //

@@ -4,7 +4,7 @@
 //
 //  AttackSurface  what an eavesdropper who wiretaps one agent's links (everything it sends and
 //                 receives) can reconstruct from the messages, given the public protocol
-//                 (weights, step sizes). core/teaching/eavesdropper.h implements each kind.
+//                 (weights, step sizes). core/engine/eavesdropper.h implements each kind.
 //  TheoryRate     a convergence rate a paper states for the algorithm (O(t^−β), ρ^k, O(√T)),
 //                 drawn by the UI as a dashed reference curve anchored at the run's first
 //                 recorded point, or a steady-state bound (paper 003's θ) drawn as a level

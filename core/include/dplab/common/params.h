@@ -2,7 +2,7 @@
 //
 // Parameter specs and descriptors: the documented data behind every algorithm, compressor,
 // problem, generator and weight scheme. The GUI form, `dplab-cli list --json`, the experiment
-// validator and the report all read the same descriptors (DESIGN §9).
+// validator and the report all read the same descriptors (docs/architecture.md §2).
 //
 // Parameter values travel as nlohmann::json objects. `resolveParams` validates a user's object
 // against the specs (unknown key, wrong type, out of range, NaN: each an Error naming the JSON

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// The experiment file (DESIGN §4): parsing, validation naming the JSON path, and the resolved
+// The experiment file (docs/architecture.md §4): parsing, validation naming the JSON path, and the resolved
 // document with every default filled in (what `run --out` writes as experiment.json and what
 // the GUI saves).
 //
-// Two steps (DESIGN §10): resolveExperiment turns the JSON into a validated specification —
+// Two steps (docs/architecture.md §4): resolveExperiment turns the JSON into a validated specification —
 // graph, weight matrices, parameters, every sweep point, the headers of the data files and an
 // estimate of the memory the run needs, checked against ResourceLimits — without loading data or
 // resetting an algorithm. buildExperiment then builds the problem (loading data through a
@@ -22,8 +22,8 @@
 #include "dplab/common/params.h"
 #include "dplab/graph/graph.h"
 #include "dplab/problem/problemspec.h"
-#include "dplab/teaching/eavesdropper.h"
-#include "dplab/teaching/presentation.h"
+#include "dplab/engine/eavesdropper.h"
+#include "dplab/engine/presentation.h"
 
 #include <cstdint>
 #include <memory>

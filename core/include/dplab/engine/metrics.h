@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// The metrics of DESIGN §3. Names are part of the contract (CSV headers, plots, reports).
+// The metrics of docs/architecture.md §3. Names are part of the contract (CSV headers, plots, reports).
 // A metric that does not apply to a run is absent — never zero.
 //
 // Threading: MetricTracker is per repetition (one thread); the functions are pure.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// The Runner (DESIGN §2, §9): executes every (sweep point, run, repetition) of an experiment,
+// The Runner (docs/architecture.md §2): executes every (sweep point, run, repetition) of an experiment,
 // computing the metrics every `record_every` iterations, reporting batches and status changes
 // to an observer, polling a cancellation flag every iteration, supporting pause and single
 // steps, and detecting divergence. Jobs run on a thread pool; every job's numbers depend only
@@ -12,7 +12,7 @@
 #pragma once
 
 #include "dplab/engine/experiment.h"
-#include "dplab/teaching/messages.h"
+#include "dplab/engine/messages.h"
 
 #include <atomic>
 #include <condition_variable>

@@ -3,7 +3,7 @@
 // Graph: n agents and the edges they communicate over, directed or undirected, with optional
 // node positions (kept for the editor and saved with the experiment).
 //
-// Convention (DESIGN §4, paper 000 Assumption 1): edge (from j, to i) means j SENDS to i, so a
+// Convention (docs/architecture.md §2, paper 000 Assumption 1): edge (from j, to i) means j SENDS to i, so a
 // weight matrix W may have W(i, j) != 0 only when j -> i is an edge (or i == j).
 // An undirected edge {i, j} is stored once, as (min, max), and works both ways.
 //

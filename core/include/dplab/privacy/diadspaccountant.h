@@ -23,7 +23,7 @@
 #pragma once
 
 #include "dplab/privacy/accountant.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <Eigen/Core>
 

@@ -31,7 +31,7 @@
 
 #include "dplab/common/result.h"
 #include "dplab/privacy/accountant.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <Eigen/Core>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Problems: per-agent local objectives f_i, evaluated for all agents at once.
-// Agent state is an n×d matrix, row i = agent i's decision (DESIGN §2). The global objective is
+// Agent state is an n×d matrix, row i = agent i's decision (docs/architecture.md §2). The global objective is
 // F(x) = (1/n) Σ_i f_i(x). Online problems (papers 000/002) use the iteration t; static ones
 // ignore it.
 //

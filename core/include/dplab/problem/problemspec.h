@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// A problem before it is built (DESIGN §10, specification vs built experiment): the resolved
+// A problem before it is built (docs/architecture.md §4, specification vs built experiment): the resolved
 // object, whether it is online, its dimension when the object decides it (-1 when the data decide
 // it, e.g. multiclass: classes × features), the headers of its data files and an estimate of the
 // memory the built problem takes. Resolving loads no data; building goes through

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// ExperimentDocument: the experiment file being edited (DESIGN §4). It holds the experiment
+// ExperimentDocument: the experiment file being edited (docs/architecture.md §4). It holds the experiment
 // JSON (everything but the graph topology) and a GraphDocument for the graph, owns the undo
 // stack both push onto, and knows its file name and modified state (the stack's clean state).
 //

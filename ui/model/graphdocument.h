@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // GraphDocument: the editable communication graph of an experiment. It wraps the core Graph
-// (topology lives in core, STYLE §2 item 15), remembers the generator the graph came from (so a
+// (topology lives in core), remembers the generator the graph came from (so a
 // generated graph is saved as its generator and can be swept), and emits fine-grained signals
 // that GraphScene, the inspector and the experiment panel subscribe to.
 //

@@ -41,7 +41,7 @@
 #pragma once
 
 #include "dplab/algo/algorithm.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <Eigen/Core>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "dplab/teaching/eavesdropper.h"
+#include "dplab/engine/eavesdropper.h"
 
 #include "dplab/problem/objectives.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <cmath>
 #include <sstream>

@@ -4,7 +4,7 @@
 // certified it, for what δ, over which agents — and a plain flag when the bound is vacuous.
 //
 // Every accountant in DPLab composes Laplace releases (pure ε-DP, δ = 0). ε is the privacy loss
-// after t iterations covering every message sent in iterations 0..t−1 (DESIGN §10).
+// after t iterations covering every message sent in iterations 0..t−1 (docs/architecture.md §10).
 //
 // Threading: pure functions.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "dplab/teaching/messages.h"
+#include "dplab/engine/messages.h"
 
 namespace dplab {
 

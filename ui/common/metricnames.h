@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Display names and plot defaults of the metrics of DESIGN §3 (the names are the contract;
+// Display names and plot defaults of the metrics of docs/architecture.md §3 (the names are the contract;
 // these are only their labels).
 //
 // Threading: pure functions.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Value types that cross from the runner's threads to the GUI thread (STYLE §2 item 14):
+// Value types that cross from the runner's threads to the GUI thread:
 // copies of core's MetricsBatch and StatusEvent in Qt containers.
 //
 // Threading: plain values, safe to copy between threads.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// Message recording for the teaching views (DESIGN §2): the runner asks an algorithm to keep the
+// Message recording for the teaching views (docs/architecture.md §2): the runner asks an algorithm to keep the
 // messages of each iteration (Algorithm::setRecordMessages, off in the hot path) only when a
 // MessageRecording asks for them, and hands them out as MessageRecord values — per iteration,
 // per sender and channel: the clean value, the noise added, the value sent (noised, then

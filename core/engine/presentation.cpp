@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "dplab/teaching/presentation.h"
+#include "dplab/engine/presentation.h"
 
 #include <algorithm>
 
