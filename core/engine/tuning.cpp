@@ -378,7 +378,7 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
     auto valueAt = [&](double u) {
         // The ends exactly (exp(log(x)) need not give x back).
         double v = u <= uLo ? options.lo : u >= uHi ? options.hi : std::clamp(fromScale(u, log), options.lo, options.hi);
-        return integer ? std::round(v) : v;
+        return integer ? std::clamp(std::round(v), std::ceil(options.lo), std::floor(options.hi)) : v;
     };
     if (integer && std::ceil(options.lo) > std::floor(options.hi))
         return Error::invalid("--range", options.parameter + " is an integer and " + formatSignificant(options.lo, 6)

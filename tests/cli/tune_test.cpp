@@ -143,6 +143,30 @@ TEST(Tune, EpsilonReportsRunsThatCannotCalibrateAsNotComparable)
     EXPECT_EQ(tuned["runs"][1]["params"]["stepsize"]["a"], 0.1); // resolved: a constant schedule
 }
 
+TEST(Tune, AlternativesTuneEachRunByTheKeyItHasAndTunedJsonReproducesTheBest)
+{
+    // Paper 003's Algorithm 1 calls its step alpha, DPOP's is the scale of a schedule.
+    TempDir dir;
+    const auto r = runCli("tune " + quote(preset("teaching-privacy-frontier.json"))
+                          + " --iterations 60 --repetitions 2 --param params.alpha,params.stepsize.a --range 0.001:1 --log"
+                            " --metric distance_to_optimum --epsilon 50 --budget 24 --quiet --out "
+                          + quote((dir / "t").string()));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const Json best = Json::parse(readText(dir / "t" / "best.json"));
+    const Json tuned = Json::parse(readText(dir / "t" / "tuned.json"));
+    EXPECT_EQ(tuned["runs"][0]["params"]["alpha"], best["runs"]["Robust DP-GT (paper 003)"]["value"]);
+    EXPECT_EQ(tuned["runs"][1]["params"]["stepsize"]["a"], best["runs"]["DPOP"]["value"]);
+    EXPECT_EQ(tuned["runs"][0]["privacy"]["epsilon"], 50);
+    // Running tuned.json gives the best candidates' means exactly (same seeds, same jobs).
+    const auto run = runCli("run " + quote((dir / "t" / "tuned.json").string()) + " --quiet --out " + quote((dir / "r").string()));
+    ASSERT_EQ(run.exitCode, 0) << run.err;
+    const auto rows = csvRows(dir / "r" / "final_values.csv");
+    const auto col = std::find(rows[0].begin(), rows[0].end(), "distance_to_optimum_mean") - rows[0].begin();
+    ASSERT_EQ(rows.size(), 3u);
+    for (std::size_t k = 1; k < rows.size(); ++k)
+        EXPECT_EQ(std::stod(rows[k][col]), best["runs"][rows[k][0]]["mean"].get<double>()) << rows[k][0];
+}
+
 TEST(Tune, CompareWritesOnePairPerTwoRuns)
 {
     TempDir dir;
