@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 #include "clifrontier.h"
+#include "cliverify.h"
 #include "interrupt.h"
 
 #ifdef DPLAB_CLI_REPORT
@@ -45,6 +46,7 @@ const char *const kUsage =
     "usage:\n"
     "  dplab-cli run EXPERIMENT.json --out DIR [--shard I/N] [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--max-memory SIZE] [--quiet]\n"
     "  dplab-cli merge DIR... --out DIR [--quiet]\n"
+    "  dplab-cli verify RESULTS_DIR [--rerun K] [--threads T] [--max-memory SIZE]\n"
     "  dplab-cli validate EXPERIMENT.json [--deep] [--max-memory SIZE]\n"
     "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--max-memory SIZE] [--quiet]\n"
     "  dplab-cli report --from RESULTS_DIR [--out DIR] [--quiet]\n"
@@ -344,9 +346,11 @@ int commandMerge(int argc, char **argv)
     InterruptTarget target(folder->get());
     std::vector<ResultsFolder> shards;
     for (const auto &dir : args->positional) {
-        auto shard = readResultsFolder(dir);
+        auto shard = readResultsFolder(dir); // checks every file against its manifest first
         if (!shard)
             return reportError(shard.error());
+        if (!shard->manifest.hasDigests())
+            std::cerr << "warning: " << unverifiedNotice(dir) << "\n";
         shards.push_back(std::move(*shard));
     }
     auto merged = mergeResultsFolders(std::move(shards));
@@ -388,9 +392,11 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     }
     InterruptTarget target(folder->get());
     const auto started = std::chrono::steady_clock::now();
-    auto results = readResultsFolder(from);
+    auto results = readResultsFolder(from); // refuses a folder whose files fail verification
     if (!results)
         return reportError(results.error());
+    if (!results->manifest.hasDigests())
+        std::cerr << "warning: " << unverifiedNotice(from) << "\n";
     if (!results->manifest.shard.whole())
         return reportError(Error::invalid(from, "holds shard " + std::to_string(results->manifest.shard.index) + "/"
                                                     + std::to_string(results->manifest.shard.count)
@@ -837,6 +843,8 @@ int main(int argc, char **argv)
             return commandRun(argc, argv);
         if (command == "merge")
             return commandMerge(argc, argv);
+        if (command == "verify")
+            return commandVerify(argc, argv);
         if (command == "validate")
             return commandValidate(argc, argv);
         if (command == "list")
