@@ -197,10 +197,11 @@ int commandVerify(int argc, char **argv)
     }
 
     const std::string dir = positional[0];
-    auto folder = readResultsFolder(dir); // checks every recorded file first
-    if (!folder)
-        return failWith(folder.error());
-    const ResultsManifest &m = folder->manifest;
+    // The digests first, without parsing the files (so any size is checked); the rerun reads them.
+    auto manifest = readVerifiedManifest(dir);
+    if (!manifest)
+        return failWith(manifest.error());
+    const ResultsManifest &m = *manifest;
     const std::string part = m.shard.whole() ? std::string("whole job list")
                                              : "shard " + std::to_string(m.shard.index) + "/" + std::to_string(m.shard.count);
     if (m.hasDigests()) {
@@ -214,6 +215,9 @@ int commandVerify(int argc, char **argv)
         std::cerr << "dplab-cli: " << unverifiedNotice(dir) << "\n";
     }
     if (rerun > 0) {
+        auto folder = readResultsFolder(dir);
+        if (!folder)
+            return failWith(folder.error());
         auto experiment = loadFolderExperiment(*folder);
         if (!experiment)
             return failWith(experiment.error());

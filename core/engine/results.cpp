@@ -500,14 +500,12 @@ Status verifyFolderFiles(const std::string &dir, const ResultsManifest &m)
     return {};
 }
 
-Result<ResultsFolder> readResultsFolder(const std::string &dirText)
+Result<ResultsManifest> readVerifiedManifest(const std::string &dirText)
 {
     const fs::path dir(dirText);
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         return Error::invalid(dirText, fs::exists(dir, ec) ? "is not a folder" : "no such folder");
-    ResultsFolder folder;
-    folder.dir = dirText;
     if (!fs::exists(dir / "manifest.json", ec))
         return Error::invalid(dirText, "has no manifest.json: not a complete DPLab result set (an interrupted or unfinished run, or not a results folder)");
     auto manifestJson = readJsonFile((dir / "manifest.json").string());
@@ -516,15 +514,28 @@ Result<ResultsFolder> readResultsFolder(const std::string &dirText)
     auto manifest = manifestFromJson(*manifestJson, (dir / "manifest.json").string());
     if (!manifest)
         return manifest.error();
-    folder.manifest = std::move(*manifest);
-    const ResultsManifest &m = folder.manifest;
-
     // An interrupted commit first (its own message), then every file against its digest.
     auto summary = readJsonFile((dir / "summary.json").string());
     if (summary && summary->is_object() && summary->value("incomplete", false))
         return Error::invalid((dir / "summary.json").string(), "is marked incomplete: writing this set was interrupted");
-    if (auto s = verifyFolderFiles(dirText, m); !s)
+    if (auto s = verifyFolderFiles(dirText, *manifest); !s)
         return s.error();
+    if (!summary)
+        return summary.error();
+    return manifest;
+}
+
+Result<ResultsFolder> readResultsFolder(const std::string &dirText)
+{
+    const fs::path dir(dirText);
+    auto manifest = readVerifiedManifest(dirText);
+    if (!manifest)
+        return manifest.error();
+    ResultsFolder folder;
+    folder.dir = dirText;
+    folder.manifest = std::move(*manifest);
+    const ResultsManifest &m = folder.manifest;
+    auto summary = readJsonFile((dir / "summary.json").string());
     if (!summary)
         return summary.error();
     auto doc = readJsonFile((dir / "experiment.json").string());

@@ -76,6 +76,11 @@ struct ResultsFolder {
  *  digests passes (the caller flags the folder as unverified). */
 Status verifyFolderFiles(const std::string &dir, const ResultsManifest &manifest);
 
+/** Reads DIR's manifest.json and checks the files it records (verifyFolderFiles) without
+ *  parsing them (any size): the check of `dplab-cli verify`. Errors as readResultsFolder's first
+ *  ones: not a folder, no manifest, a summary marked incomplete, a damaged file. */
+Result<ResultsManifest> readVerifiedManifest(const std::string &dir);
+
 /** Reads DIR's manifest.json, checks the files it records (verifyFolderFiles), then reads
  *  summary.json, experiment.json, metrics.csv, epsilon_per_agent.csv (and trace.csv when the
  *  manifest lists it). Errors (exit 2 in the CLI) name the folder or file:line: no manifest (an
