@@ -5,7 +5,8 @@
 // missing file with exit 2 and one line naming the shard, the file and the damage; `verify`
 // says intact (0) or names the damage (2), and with --rerun re-runs seed-chosen jobs of a shard
 // and of a merged study and compares their rows byte for byte (and catches a row edited together
-// with its manifest record); a folder without digests is flagged unverified.
+// with its manifest record); a folder without digests is flagged unverified (verify, merge,
+// report --from).
 #include "clitest.h"
 
 #include "dplab/engine/integrity.h"
@@ -253,6 +254,16 @@ TEST_F(Integrity, ReportFromRefusesADamagedFolder)
     EXPECT_EQ(lineCount(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("metrics.csv: truncated"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "report.html"));
+    // Without digests (an older DPLab): reported, with a warning that nothing was verified.
+    writeText(dir / "metrics.csv", text);
+    Json manifest = Json::parse(readText(dir / "manifest.json"));
+    manifest.erase("files");
+    manifest.erase("digest_algorithm");
+    writeText(dir / "manifest.json", manifest.dump(2) + "\n");
+    auto old = runCli("report --from " + q(dir) + " --quiet");
+    EXPECT_EQ(old.exitCode, 0) << old.err;
+    EXPECT_NE(old.err.find("warning: " + dir.string() + ": unverified"), std::string::npos) << old.err;
+    EXPECT_TRUE(fs::exists(dir / "report.html"));
 }
 
 } // namespace
