@@ -9,7 +9,7 @@ DPLAB_BUILD_DIR=${DPLAB_BUILD_DIR:-$DPLAB_ROOT/build}
 
 DPLAB_PACKAGES=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
-    libeigen3-dev nlohmann-json3-dev zlib1g-dev libgtest-dev libbenchmark-dev
+    libeigen3-dev nlohmann-json3-dev zlib1g-dev libssl-dev libgtest-dev libbenchmark-dev
     cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist ccache
 )
 

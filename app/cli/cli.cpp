@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "clifrontier.h"
 #include "clitune.h"
+#include "cliverify.h"
 #include "interrupt.h"
 
 #ifdef DPLAB_CLI_REPORT
@@ -13,6 +14,7 @@
 #include "dplab/common/limits.h"
 #include "dplab/compress/compressor.h"
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/messagescsv.h"
 #include "dplab/engine/outputfolder.h"
 #include "dplab/engine/results.h"
 #include "dplab/engine/runner.h"
@@ -44,8 +46,10 @@ namespace {
 
 const char *const kUsage =
     "usage:\n"
-    "  dplab-cli run EXPERIMENT.json --out DIR [--shard I/N] [--seed S] [--iterations N] [--repetitions R] [--trace] [--threads K] [--max-memory SIZE] [--quiet]\n"
+    "  dplab-cli run EXPERIMENT.json --out DIR [--shard I/N] [--seed S] [--iterations N] [--repetitions R] [--trace]\n"
+    "                [--messages [--messages-iterations N]] [--threads K] [--max-memory SIZE] [--quiet]\n"
     "  dplab-cli merge DIR... --out DIR [--quiet]\n"
+    "  dplab-cli verify RESULTS_DIR [--rerun K] [--threads T] [--max-memory SIZE]\n"
     "  dplab-cli validate EXPERIMENT.json [--deep] [--max-memory SIZE]\n"
     "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--max-memory SIZE] [--quiet]\n"
     "  dplab-cli report --from RESULTS_DIR [--out DIR] [--quiet]\n"
@@ -270,8 +274,9 @@ public:
 
 int commandRun(int argc, char **argv)
 {
-    auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--shard"});
+    auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet", "--messages"},
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--shard",
+                           "--messages-iterations"});
     if (!args)
         return usageError(args.error().toString());
     if (args->positional.size() != 1)
@@ -292,9 +297,28 @@ int commandRun(int argc, char **argv)
             return reportError(shard.error());
         options.shard = *shard;
     }
+    long long messageIterations = 0; // --messages: the first N iterations' messages
+    if (args->has("--messages-iterations") && !args->has("--messages"))
+        return usageError("--messages-iterations needs --messages");
+    if (args->has("--messages")) {
+        messageIterations = kDefaultMessageIterations;
+        if (args->has("--messages-iterations")) {
+            auto n = parseInteger(args->value("--messages-iterations"), "--messages-iterations", 1);
+            if (!n)
+                return reportError(n.error());
+            messageIterations = *n;
+        }
+        options.messages = messageRecording(messageIterations);
+    }
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
         return reportError(experiment.error());
+    if (messageIterations > 0) { // the recorded messages count against the memory limit, like traces
+        const ResourceItem item = estimateMessageBytes(*experiment, messageIterations, "--messages-iterations");
+        experiment->resources.add(item.what, item.path, item.bytes);
+        if (auto s = checkResources(experiment->resources, ResourceLimits{}); !s)
+            return reportError(s.error());
+    }
     auto folder = openOutputFolder(args->value("--out"), args->positional[0]);
     if (!folder)
         return reportError(folder.error());
@@ -306,7 +330,14 @@ int commandRun(int argc, char **argv)
     observer.clearBar();
     if (!result)
         return reportError(result.error());
-    if (auto s = stageRunOutputs(**folder, *experiment, *result, options.trace); !s)
+    std::vector<std::pair<std::string, std::string>> extra;
+    if (messageIterations > 0) {
+        auto messages = messagesCsv(*experiment, *result);
+        if (!messages)
+            return reportError(messages.error());
+        extra.emplace_back("messages.csv", std::move(*messages));
+    }
+    if (auto s = stageRunOutputs(**folder, *experiment, *result, options.trace, extra); !s)
         return reportError(s.error());
     if (auto s = (*folder)->commit(); !s)
         return reportError(s.error());
@@ -345,11 +376,18 @@ int commandMerge(int argc, char **argv)
     InterruptTarget target(folder->get());
     std::vector<ResultsFolder> shards;
     for (const auto &dir : args->positional) {
-        auto shard = readResultsFolder(dir);
+        auto shard = readResultsFolder(dir); // checks every file against its manifest first
         if (!shard)
             return reportError(shard.error());
+        if (!shard->manifest.hasDigests())
+            std::cerr << "warning: " << unverifiedNotice(dir) << "\n";
         shards.push_back(std::move(*shard));
     }
+    for (const auto &shard : shards)
+        if (shard.manifest.files.count("messages.csv")) {
+            std::cerr << "note: " << shard.dir << "/messages.csv is not merged (verify checks it in the shard folder)\n";
+            break;
+        }
     auto merged = mergeResultsFolders(std::move(shards));
     if (!merged)
         return reportError(merged.error());
@@ -389,9 +427,11 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     }
     InterruptTarget target(folder->get());
     const auto started = std::chrono::steady_clock::now();
-    auto results = readResultsFolder(from);
+    auto results = readResultsFolder(from); // refuses a folder whose files fail verification
     if (!results)
         return reportError(results.error());
+    if (!results->manifest.hasDigests())
+        std::cerr << "warning: " << unverifiedNotice(from) << "\n";
     if (!results->manifest.shard.whole())
         return reportError(Error::invalid(from, "holds shard " + std::to_string(results->manifest.shard.index) + "/"
                                                     + std::to_string(results->manifest.shard.count)
@@ -838,6 +878,8 @@ int main(int argc, char **argv)
             return commandRun(argc, argv);
         if (command == "merge")
             return commandMerge(argc, argv);
+        if (command == "verify")
+            return commandVerify(argc, argv);
         if (command == "validate")
             return commandValidate(argc, argv);
         if (command == "list")

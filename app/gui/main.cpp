@@ -14,6 +14,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QMessageBox>
 #include <QTimer>
 
 int main(int argc, char *argv[])
@@ -57,6 +58,11 @@ int main(int argc, char *argv[])
     QCommandLineOption presentationModeOption(QStringLiteral("presentation-mode"),
                                               QStringLiteral("Start in presentation mode (lesson notes, locked parameters)."));
     parser.addOption(presentationModeOption);
+    QCommandLineOption resultsOption(QStringLiteral("results"),
+                                     QStringLiteral("Open a results folder (as File > Open Results...): checked against its "
+                                                    "manifest, shown without running."),
+                                     QStringLiteral("folder"));
+    parser.addOption(resultsOption);
     parser.process(app);
 
     dplab::MainWindow window;
@@ -74,6 +80,13 @@ int main(int argc, char *argv[])
             window.openFile(files.first());
     }
     window.showInitially();
+    if (parser.isSet(resultsOption)) {
+        QString error;
+        const QString dir = parser.value(resultsOption);
+        if (!window.loadResults(dir, &error))
+            QMessageBox::warning(&window, QObject::tr("Open results"),
+                                 QObject::tr("Could not open the results in %1:\n%2").arg(dir, error));
+    }
     window.showView(parser.value(viewOption));
     if (parser.isSet(perAgentOption))
         window.plotPanel()->setEpsilonPerAgent(true);

@@ -54,7 +54,8 @@ const std::vector<std::string> &resultFileNames()
 {
     static const std::vector<std::string> names = {
         "metrics.csv",  "summary.json", "experiment.json", "final_values.csv", "epsilon_per_agent.csv",
-        "sweep.csv",    "trace.csv",    "frontier.csv",    "report.html",      "report.pdf",
+        "sweep.csv",    "trace.csv",    "messages.csv",    "frontier.csv",     "report.html",
+        "report.pdf",
         "manifest.json"};
     return names;
 }

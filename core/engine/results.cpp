@@ -71,16 +71,24 @@ Json manifestToJson(const ResultsManifest &m)
     Json layout = Json::array();
     for (const auto &[runs, repetitions] : m.layout)
         layout.push_back({runs, repetitions});
-    return Json{{"format", kResultsFormat},
-                {"version", 1},
-                {"dplab_version", m.dplabVersion},
-                {"experiment", m.experimentName},
-                {"experiment_hash", m.experimentHash},
-                {"experiment_dir", m.experimentDir},
-                {"shard", Json{{"index", m.shard.index}, {"count", m.shard.count}}},
-                {"layout", layout},
-                {"jobs", m.jobs},
-                {"trace", m.trace}};
+    Json j{{"format", kResultsFormat},
+           {"version", 1},
+           {"dplab_version", m.dplabVersion},
+           {"experiment", m.experimentName},
+           {"experiment_hash", m.experimentHash},
+           {"experiment_dir", m.experimentDir},
+           {"shard", Json{{"index", m.shard.index}, {"count", m.shard.count}}},
+           {"layout", layout},
+           {"jobs", m.jobs},
+           {"trace", m.trace}};
+    if (m.hasDigests()) {
+        j["digest_algorithm"] = m.digestAlgorithm;
+        Json files = Json::object();
+        for (const auto &[name, record] : m.files)
+            files[name] = Json{{"bytes", record.bytes}, {"rows", record.rows}, {m.digestAlgorithm, record.sha256}};
+        j["files"] = files;
+    }
+    return j;
 }
 
 Result<ResultsManifest> manifestFromJson(const Json &j, const std::string &file)
@@ -102,6 +110,27 @@ Result<ResultsManifest> manifestFromJson(const Json &j, const std::string &file)
             m.layout.emplace_back(l.at(0).get<int>(), l.at(1).get<int>());
         m.jobs = j.at("jobs").get<std::vector<std::size_t>>();
         m.trace = j.at("trace").get<bool>();
+        if (j.contains("digest_algorithm") || j.contains("files")) {
+            m.digestAlgorithm = j.at("digest_algorithm").get<std::string>();
+            if (m.digestAlgorithm != kDigestAlgorithm)
+                return bad("digest_algorithm", "is \"" + m.digestAlgorithm + "\"; this DPLab checks \"" + kDigestAlgorithm + "\" only");
+            const Json &files = j.at("files");
+            if (!files.is_object())
+                return bad("files", "must be an object (file name → bytes, rows, sha256)");
+            for (auto it = files.begin(); it != files.end(); ++it) {
+                const std::string &name = it.key();
+                if (name.empty() || name.find('/') != std::string::npos || name == "." || name == ".." || name == "manifest.json")
+                    return bad("files", "names \"" + name + "\", which is not a file of the set");
+                FileRecord record;
+                record.bytes = it.value().at("bytes").get<std::uint64_t>();
+                record.rows = it.value().at("rows").get<std::uint64_t>();
+                record.sha256 = it.value().at(kDigestAlgorithm).get<std::string>();
+                if (record.sha256.size() != 64
+                    || record.sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+                    return bad("files." + name + "." + kDigestAlgorithm, "must be 64 lower-case hex digits");
+                m.files[name] = std::move(record);
+            }
+        }
     } catch (const Json::exception &e) {
         return Error::parse(file, std::string("malformed manifest: ") + e.what());
     }
@@ -433,14 +462,50 @@ Status readTrace(const fs::path &dir, const Experiment &e, const std::vector<Job
 
 } // namespace
 
-Result<ResultsFolder> readResultsFolder(const std::string &dirText)
+void recordFiles(ResultsManifest &manifest, const std::vector<std::pair<std::string, std::string>> &files)
+{
+    manifest.digestAlgorithm = kDigestAlgorithm;
+    manifest.files.clear();
+    for (const auto &[name, content] : files)
+        manifest.files[name] = fileRecord(name, content);
+}
+
+std::string unverifiedNotice(const std::string &dir)
+{
+    return dir + ": unverified: manifest.json records no digests (written by a DPLab before integrity records), so "
+                 "its files cannot be checked against it; run it again to get a verifiable folder";
+}
+
+Status verifyFolderFiles(const std::string &dir, const ResultsManifest &m)
+{
+    if (!m.hasDigests())
+        return {};
+    const std::string shard = m.shard.whole() ? std::string()
+                                              : "; shard " + std::to_string(m.shard.index) + "/" + std::to_string(m.shard.count)
+                                                    + ": run it again";
+    // The files the reader parses must be covered: a manifest that drops one cannot vouch for it.
+    std::vector<std::string> required = {"summary.json", "experiment.json", "metrics.csv", "epsilon_per_agent.csv"};
+    if (m.trace)
+        required.push_back("trace.csv");
+    for (const auto &name : required)
+        if (!m.files.count(name))
+            return Error::invalid((fs::path(dir) / "manifest.json").string(),
+                                  "files: records no digest of " + name + ", which the set must hold (manifest edited?)" + shard);
+    auto checks = checkFolderFiles(dir, m.files);
+    if (!checks)
+        return checks.error();
+    for (const FileCheck &check : *checks)
+        if (check.damage != Damage::None)
+            return Error::invalid((fs::path(dir) / check.name).string(), check.describe() + shard);
+    return {};
+}
+
+Result<ResultsManifest> readVerifiedManifest(const std::string &dirText)
 {
     const fs::path dir(dirText);
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         return Error::invalid(dirText, fs::exists(dir, ec) ? "is not a folder" : "no such folder");
-    ResultsFolder folder;
-    folder.dir = dirText;
     if (!fs::exists(dir / "manifest.json", ec))
         return Error::invalid(dirText, "has no manifest.json: not a complete DPLab result set (an interrupted or unfinished run, or not a results folder)");
     auto manifestJson = readJsonFile((dir / "manifest.json").string());
@@ -449,14 +514,30 @@ Result<ResultsFolder> readResultsFolder(const std::string &dirText)
     auto manifest = manifestFromJson(*manifestJson, (dir / "manifest.json").string());
     if (!manifest)
         return manifest.error();
+    // An interrupted commit first (its own message), then every file against its digest.
+    auto summary = readJsonFile((dir / "summary.json").string());
+    if (summary && summary->is_object() && summary->value("incomplete", false))
+        return Error::invalid((dir / "summary.json").string(), "is marked incomplete: writing this set was interrupted");
+    if (auto s = verifyFolderFiles(dirText, *manifest); !s)
+        return s.error();
+    if (!summary)
+        return summary.error();
+    return manifest;
+}
+
+Result<ResultsFolder> readResultsFolder(const std::string &dirText)
+{
+    const fs::path dir(dirText);
+    auto manifest = readVerifiedManifest(dirText);
+    if (!manifest)
+        return manifest.error();
+    ResultsFolder folder;
+    folder.dir = dirText;
     folder.manifest = std::move(*manifest);
     const ResultsManifest &m = folder.manifest;
-
     auto summary = readJsonFile((dir / "summary.json").string());
     if (!summary)
         return summary.error();
-    if (summary->is_object() && summary->value("incomplete", false))
-        return Error::invalid((dir / "summary.json").string(), "is marked incomplete: writing this set was interrupted");
     auto doc = readJsonFile((dir / "experiment.json").string());
     if (!doc)
         return doc.error();

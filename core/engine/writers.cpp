@@ -325,25 +325,28 @@ std::string traceCsv(const Experiment &experiment, const ExperimentResult &resul
     return out;
 }
 
-Status stageRunOutputs(OutputFolder &folder, const Experiment &experiment, const ExperimentResult &result, bool trace)
+Status stageRunOutputs(OutputFolder &folder, const Experiment &experiment, const ExperimentResult &result, bool trace,
+                       const std::vector<std::pair<std::string, std::string>> &extra)
 {
-    if (auto s = folder.write("metrics.csv", metricsCsv(experiment, result)); !s)
-        return s;
-    if (auto s = folder.write("summary.json", summaryJson(experiment, result).dump(2) + "\n"); !s)
-        return s;
-    if (auto s = folder.write("experiment.json", experiment.resolved.dump(2) + "\n"); !s)
-        return s;
-    if (auto s = folder.write("final_values.csv", finalValuesCsv(experiment, result)); !s)
-        return s;
-    if (auto s = folder.write("epsilon_per_agent.csv", epsilonPerAgentCsv(experiment, result)); !s)
-        return s;
+    std::vector<std::pair<std::string, std::string>> files;
+    files.emplace_back("metrics.csv", metricsCsv(experiment, result));
+    files.emplace_back("summary.json", summaryJson(experiment, result).dump(2) + "\n");
+    files.emplace_back("experiment.json", experiment.resolved.dump(2) + "\n");
+    files.emplace_back("final_values.csv", finalValuesCsv(experiment, result));
+    files.emplace_back("epsilon_per_agent.csv", epsilonPerAgentCsv(experiment, result));
     if (experiment.sweep)
-        if (auto s = folder.write("sweep.csv", sweepCsv(experiment, result)); !s)
-            return s;
+        files.emplace_back("sweep.csv", sweepCsv(experiment, result));
     if (trace)
-        if (auto s = folder.write("trace.csv", traceCsv(experiment, result)); !s)
+        files.emplace_back("trace.csv", traceCsv(experiment, result));
+    for (const auto &file : extra)
+        files.push_back(file);
+    for (const auto &[name, content] : files)
+        if (auto s = folder.write(name, content); !s)
             return s;
-    return folder.write("manifest.json", manifestToJson(makeManifest(experiment, result, trace)).dump(2) + "\n");
+    // The manifest, last, records every file's size, rows and SHA-256 (integrity.h).
+    ResultsManifest manifest = makeManifest(experiment, result, trace);
+    recordFiles(manifest, files);
+    return folder.write("manifest.json", manifestToJson(manifest).dump(2) + "\n");
 }
 
 Status writeRunOutputs(const std::string &dir, const Experiment &experiment, const ExperimentResult &result,

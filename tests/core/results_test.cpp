@@ -82,11 +82,19 @@ protected:
     static void expectSameSet(const std::string &a, const std::string &b, bool trace)
     {
         for (const char *name : {"metrics.csv", "final_values.csv", "epsilon_per_agent.csv", "sweep.csv",
-                                 "experiment.json", "manifest.json"})
+                                 "experiment.json"})
             EXPECT_EQ(text(a, name), text(b, name)) << name;
         if (trace)
             EXPECT_EQ(text(a, "trace.csv"), text(b, "trace.csv"));
         EXPECT_EQ(withoutWallTimes(text(a, "summary.json")), withoutWallTimes(text(b, "summary.json")));
+        // The manifests agree but for the digest of summary.json (its wall times differ).
+        auto ma = readJsonFile((fs::path(a) / "manifest.json").string());
+        auto mb = readJsonFile((fs::path(b) / "manifest.json").string());
+        ASSERT_TRUE(ma.ok() && mb.ok());
+        ASSERT_TRUE(ma->at("files").contains("summary.json"));
+        (*ma)["files"].erase("summary.json");
+        (*mb)["files"].erase("summary.json");
+        EXPECT_EQ(*ma, *mb);
     }
     fs::path mRoot;
 };
@@ -164,21 +172,31 @@ TEST_F(Results, ReaderRefusesIncompleteAndMismatchedFolders)
     fs::rename(mRoot / "manifest.json", fs::path(dir) / "manifest.json");
     ASSERT_TRUE(readResultsFolder(dir).ok());
     // A summary marked incomplete.
+    const std::string summaryText = text(dir, "summary.json");
     auto summary = readJsonFile(dir + "/summary.json");
     (*summary)["incomplete"] = true;
     ASSERT_TRUE(writeFileAtomic(dir + "/summary.json", summary->dump(2)).ok());
     auto incomplete = readResultsFolder(dir);
     ASSERT_FALSE(incomplete.ok());
     EXPECT_NE(incomplete.error().message.find("incomplete"), std::string::npos);
-    summary->erase("incomplete");
-    ASSERT_TRUE(writeFileAtomic(dir + "/summary.json", summary->dump(2)).ok());
-    // An experiment.json that is not the manifest's.
+    ASSERT_TRUE(writeFileAtomic(dir + "/summary.json", summaryText).ok());
+    ASSERT_TRUE(readResultsFolder(dir).ok());
+    // An experiment.json that is not the manifest's: its digest first, then (record forged) its hash.
     auto doc = readJsonFile(dir + "/experiment.json");
     (*doc)["seed"] = 6;
-    ASSERT_TRUE(writeFileAtomic(dir + "/experiment.json", doc->dump(2)).ok());
+    const std::string edited = doc->dump(2) + "\n";
+    ASSERT_TRUE(writeFileAtomic(dir + "/experiment.json", edited).ok());
+    auto damaged = readResultsFolder(dir);
+    ASSERT_FALSE(damaged.ok());
+    EXPECT_NE(damaged.error().where.find("experiment.json"), std::string::npos) << damaged.error().toString();
+    EXPECT_NE(damaged.error().message.find("manifest.json records"), std::string::npos) << damaged.error().toString();
+    auto manifest = readJsonFile(dir + "/manifest.json");
+    (*manifest)["files"]["experiment.json"] = Json{{"bytes", edited.size()}, {"rows", countRows("experiment.json", edited)},
+                                                   {"sha256", sha256Hex(edited)}};
+    ASSERT_TRUE(writeFileAtomic(dir + "/manifest.json", manifest->dump(2)).ok());
     auto other = readResultsFolder(dir);
     ASSERT_FALSE(other.ok());
-    EXPECT_NE(other.error().message.find("does not match manifest.json"), std::string::npos);
+    EXPECT_NE(other.error().message.find("does not match manifest.json"), std::string::npos) << other.error().toString();
 }
 
 TEST_F(Results, AJobGivesTheSameNumbersInEveryShard)

@@ -18,7 +18,10 @@
 #include "dplab/engine/runner.h"
 #include "dplab/engine/writers.h"
 
+#include <QApplication>
+#include <QMessageBox>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -64,6 +67,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void showsARunWithoutRunning();
     void refusesShardsAndIncompleteSets();
+    void refusesDamagedFoldersAndFlagsUnverifiedOnes();
 };
 
 void TestOpenResults::showsARunWithoutRunning()
@@ -134,6 +138,48 @@ void TestOpenResults::refusesShardsAndIncompleteSets()
     QFile::remove(plain + QStringLiteral("/manifest.json"));
     QVERIFY(!w.loadResults(plain, &error));
     QVERIFY2(error.contains(QStringLiteral("no manifest.json")), qPrintable(error));
+}
+
+void TestOpenResults::refusesDamagedFoldersAndFlagsUnverifiedOnes()
+{
+    QTemporaryDir tmp;
+    const auto experiment = sweepExperiment();
+    const auto result = run(*experiment, {});
+    const QString dir = tmp.filePath(QStringLiteral("run"));
+    QVERIFY(writeRunOutputs(dir.toStdString(), *experiment, *result, false).ok());
+    const std::string metrics = (dir + QStringLiteral("/metrics.csv")).toStdString();
+    const std::string intact = *readFile(metrics);
+    MainWindow w;
+    QString error;
+    QVERIFY2(w.loadResults(dir, &error), qPrintable(error));
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("matches its manifest")));
+
+    // The last row dropped at a line boundary: a well-formed CSV, refused by its digest.
+    const std::string cut = intact.substr(0, intact.rfind('\n', intact.size() - 2) + 1);
+    QVERIFY(writeFileAtomic(metrics, cut).ok());
+    QVERIFY(!w.loadResults(dir, &error));
+    QVERIFY2(error.contains(QStringLiteral("metrics.csv: truncated")), qPrintable(error));
+    QVERIFY(writeFileAtomic(metrics, intact).ok());
+
+    // A manifest without digests (an older DPLab): shown, but flagged unverified.
+    const std::string manifestPath = (dir + QStringLiteral("/manifest.json")).toStdString();
+    auto manifest = readJsonFile(manifestPath);
+    QVERIFY(manifest.ok());
+    manifest->erase("files");
+    manifest->erase("digest_algorithm");
+    QVERIFY(writeFileAtomic(manifestPath, manifest->dump(2)).ok());
+    QVERIFY2(w.loadResults(dir, &error), qPrintable(error));
+    QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("UNVERIFIED")));
+    QMessageBox *box = nullptr;
+    for (QWidget *widget : QApplication::topLevelWidgets())
+        if (auto *b = qobject_cast<QMessageBox *>(widget); b && b->isVisible())
+            box = b;
+    for (QMessageBox *b : w.findChildren<QMessageBox *>())
+        if (b->isVisible())
+            box = b;
+    QVERIFY(box);
+    QVERIFY2(box->text().contains(QStringLiteral("unverified: manifest.json records no digests")), qPrintable(box->text()));
+    box->close();
 }
 
 QTEST_MAIN(TestOpenResults)

@@ -14,6 +14,7 @@
 #include "presentationscale.h"
 #include "inspectorwidget.h"
 #include "liveresults.h"
+#include "nonblockingwarning.h"
 #include "plotpanel.h"
 #include "presetlibrary.h"
 #include "resultsview.h"
@@ -588,7 +589,12 @@ bool MainWindow::loadResults(const QString &dir, QString *error)
     for (int r = 0; r < static_cast<int>(opened.experiment->runs.size()); ++r)
         colors.push_back(mDocument->runColor(r));
     showOpenedResults(opened, colors, mResults, plotPanel(), comparisonView(), sweepView());
-    statusBar()->showMessage(tr("Showing the results in %1 (not re-run)").arg(dir), 8000);
+    if (opened.unverified.isEmpty()) {
+        statusBar()->showMessage(tr("Showing the results in %1 (not re-run; every file matches its manifest)").arg(dir), 8000);
+    } else {
+        statusBar()->showMessage(tr("Showing the UNVERIFIED results in %1 (not re-run)").arg(dir));
+        showNonBlockingWarning(this, tr("Open results"), opened.unverified);
+    }
     return true;
 }
 

@@ -36,6 +36,7 @@ bool openResultsFolder(const QString &dir, OpenedResults *opened, QString *error
         return false;
     }
     opened->baseDir = toQString(experiment->baseDir);
+    opened->unverified = folder->manifest.hasDigests() ? QString() : toQString(unverifiedNotice(toStdString(dir)));
     opened->experiment = std::make_shared<const Experiment>(std::move(*experiment));
     opened->result = std::make_shared<const ExperimentResult>(std::move(folder->result));
     return true;

@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace dplab {
 
@@ -42,9 +44,11 @@ MetricStats finalMetricStats(const RunResult &run, int m);
 
 class OutputFolder;
 
-/** Stages every file of `run --out DIR` in `folder` (manifest.json included); the caller
- *  commits. A result of one shard gives the files restricted to the shard's jobs. */
-Status stageRunOutputs(OutputFolder &folder, const Experiment &experiment, const ExperimentResult &result, bool trace);
+/** Stages every file of `run --out DIR` in `folder`, then `extra` (name, content) files (e.g.
+ *  messages.csv), then manifest.json recording the size, rows and SHA-256 of every one of them;
+ *  the caller commits. A result of one shard gives the files restricted to the shard's jobs. */
+Status stageRunOutputs(OutputFolder &folder, const Experiment &experiment, const ExperimentResult &result, bool trace,
+                       const std::vector<std::pair<std::string, std::string>> &extra = {});
 
 /** Writes every file of `run --out DIR` as one set (OutputFolder: lock, staging, commit). */
 Status writeRunOutputs(const std::string &dir, const Experiment &experiment, const ExperimentResult &result,
