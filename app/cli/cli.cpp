@@ -579,8 +579,10 @@ void printDescriptors(const std::string &what, const std::vector<Json> &items, b
             std::cout << "    reference: " << item.at("reference").get<std::string>() << "\n";
         auto printParams = [](const Json &params, const char *title) {
             for (const auto &p : params)
-                std::cout << "    " << title << p.at("key").get<std::string>() << " (default " << p.at("default").dump()
-                          << "): " << p.at("help").get<std::string>() << "\n";
+                std::cout << "    " << title << p.at("key").get<std::string>()
+                          << (p.value("optional", false) ? std::string(" (optional: absent or null = not set)")
+                                                         : " (default " + p.at("default").dump() + ")")
+                          << ": " << p.at("help").get<std::string>() << "\n";
         };
         printParams(item.at("params"), "");
         if (item.contains("privacy_params"))

@@ -352,6 +352,12 @@ void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort_data()
     QTest::newRow("huge sweep") << QStringLiteral("sweep.json") << QStringLiteral("at most 10000");
     QTest::newRow("huge explicit graph") << QStringLiteral("graph.json") << QStringLiteral("not connected");
     QTest::newRow("IDX header beyond its file") << QStringLiteral("idx.json") << QStringLiteral("the header declares");
+    // A key given twice: the file is refused with the CLI's line, naming the second occurrence.
+    QTest::newRow("duplicate key, top level") << QStringLiteral("dup-top.json") << QStringLiteral("dup-top.json: iterations: duplicate key");
+    QTest::newRow("duplicate key in a run") << QStringLiteral("dup-run.json") << QStringLiteral("dup-run.json: runs[0].algorithm: duplicate key");
+    QTest::newRow("duplicate key in the graph") << QStringLiteral("dup-graph.json") << QStringLiteral("dup-graph.json: graph.generator.nodes: duplicate key");
+    // A target ε of 0 loads (it is a document) and is refused by validation, saying what to write.
+    QTest::newRow("target epsilon 0") << QStringLiteral("eps0.json") << QStringLiteral("runs[0].privacy.epsilon: must be in (0, 1e+12], got 0; to leave it unset, delete \"epsilon\"");
 }
 
 void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort()
@@ -382,6 +388,10 @@ void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort()
     write(QStringLiteral("images.idx"), QByteArray::fromHex("00000803 0000ea60 0000001c 0000001c"));
     write(QStringLiteral("labels.idx"), QByteArray::fromHex("00000801 0000ea60"));
     write(QStringLiteral("idx.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "online-softmax", "data": {"source": "idx", "images": "images.idx", "labels": "labels.idx"}}, "runs": [{"algorithm": "dgd"}], "iterations": 10})");
+    write(QStringLiteral("dup-top.json"), base + R"(, "iterations": 5})");
+    write(QStringLiteral("dup-run.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "dgd", "algorithm": "gradient-tracking"}]})");
+    write(QStringLiteral("dup-graph.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4, "nodes": 6}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "dgd"}]})");
+    write(QStringLiteral("eps0.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "robust-dp-gt", "privacy": {"noise_s": 0.1, "noise_x": 0.1, "gradient_bound": 1, "epsilon": 0}}], "iterations": 10})");
     QVERIFY(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("fifo.json"))).constData(), 0600) == 0);
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.json")));
 
