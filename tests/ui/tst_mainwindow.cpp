@@ -134,6 +134,7 @@ private slots:
     void graphCanvasAcceptsDroppedFile();
     void f1ShowsRenderedHelp();
     void autosaveAndRecovery();
+    void recoveryOfferDialog();
     void presentationSizeScalesTogether();
     void fitsAt1280x720();
     void resetLayoutRestoresDocks();
@@ -583,6 +584,76 @@ void TestMainWindow::autosaveAndRecovery()
     window.show();
     QVERIFY(window.close());
     QVERIFY(!ExperimentFiles::hasRecovery()); // a clean exit removes it
+}
+
+void TestMainWindow::recoveryOfferDialog()
+{
+    // The start-up question after a crash (ExperimentFiles::offerRecovery), in main()'s order:
+    // asked before anything is opened, answered as a user would. No discards the autosave and
+    // the default preset opens, Yes restores it, and a damaged autosave is reported.
+    auto crash = [](const std::string &name) {
+        ExperimentFiles::discardRecovery();
+        auto *crashed = new MainWindow;
+        QVERIFY(crashed->openPreset(MainWindow::defaultPreset()));
+        crashed->document()->setValue("/name", name, QStringLiteral("rename"));
+        QVERIFY(crashed->files()->autosave());
+        delete crashed; // no close: as after a crash
+        QVERIFY(ExperimentFiles::hasRecovery());
+    };
+
+    // No: the autosave is gone (not offered again) and the window opens what it would have.
+    crash("Declined work");
+    {
+        MainWindow window;
+        QString asked;
+        answerNextMessageBox(QMessageBox::No, &asked);
+        QVERIFY(!window.files()->offerRecovery());
+        QVERIFY2(asked.contains(QStringLiteral("“Declined work”")) && asked.contains(QStringLiteral("did not close normally")),
+                 qPrintable(QStringLiteral("asked: ") + asked));
+        QVERIFY(!ExperimentFiles::hasRecovery());
+        QVERIFY(!window.files()->offerRecovery()); // nothing left to offer: no dialog
+        QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+        QVERIFY(window.document()->value("/name").get<std::string>() != "Declined work");
+    }
+
+    // Yes: the unsaved experiment comes back, still unsaved and still recoverable; a clean exit
+    // removes the autosave.
+    crash("Recovered work");
+    {
+        MainWindow window;
+        QString asked;
+        answerNextMessageBox(QMessageBox::Yes, &asked);
+        QVERIFY(window.files()->offerRecovery());
+        QVERIFY2(asked.contains(QStringLiteral("“Recovered work”")), qPrintable(QStringLiteral("asked: ") + asked));
+        QCOMPARE(window.document()->value("/name").get<std::string>(), std::string("Recovered work"));
+        QVERIFY(window.document()->isModified());
+        QVERIFY(ExperimentFiles::hasRecovery());
+        window.document()->undoStack()->setClean();
+        window.show();
+        QVERIFY(window.close());
+        QVERIFY(!ExperimentFiles::hasRecovery());
+    }
+
+    // A damaged autosave (cut in half by the crash): still offered; Yes gives a warning that says
+    // it could not be restored, and the window goes on to open the default preset.
+    crash("Damaged work");
+    {
+        QFile file(ExperimentFiles::recoveryPath());
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.resize(file.size() / 2));
+        file.close();
+        MainWindow window;
+        QString asked;
+        answerNextMessageBox(QMessageBox::Yes, &asked);
+        QVERIFY(!window.files()->offerRecovery());
+        QVERIFY2(asked.contains(QStringLiteral("an experiment")), qPrintable(QStringLiteral("asked: ") + asked));
+        bool warned = false;
+        for (QMessageBox *box : window.findChildren<QMessageBox *>())
+            warned = warned || box->text().contains(QStringLiteral("Could not restore"));
+        QVERIFY(warned);
+        QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+        QVERIFY(!ExperimentFiles::hasRecovery()); // the new document replaced it
+    }
 }
 
 void TestMainWindow::presentationSizeScalesTogether()
