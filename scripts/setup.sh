@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Shared set-up for ./run.sh and ./test.sh: install the missing Debian packages,
-# then configure and build Release with Ninja into build/.
+# Shared set-up for ./run.sh and ./test.sh: install the missing Debian packages (the list
+# below), then configure and build Release with Ninja into build/.
+# Everything these functions print goes to standard error, so that `./run.sh --cli ARGS` writes
+# to standard output exactly what dplab-cli writes (and a reader that closes the pipe early stops
+# only dplab-cli). DPLAB_NO_INSTALL=1 skips the package check (tests of the script itself).
 set -euo pipefail
 
 DPLAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,6 +21,9 @@ DPLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 
 # dplab_install_packages [PACKAGE...]: installs the missing ones (default: DPLAB_PACKAGES).
 dplab_install_packages() {
+    if [ "${DPLAB_NO_INSTALL:-0}" = 1 ]; then
+        return 0
+    fi
     local missing=()
     local pkg
     local wanted=("$@")
@@ -37,10 +43,13 @@ dplab_install_packages() {
     if [ "$(id -u)" -ne 0 ]; then
         sudo=(sudo)
     fi
-    "${sudo[@]}" apt-get update
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+    "${sudo[@]}" apt-get update >&2
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}" >&2
 }
 
+# dplab_build [CMAKE_OPTION...]: configures when build/ is not configured yet or options are given,
+# then builds $DPLAB_TARGET (default: everything) when, and only when, something is out of date.
+# All of it on standard error.
 dplab_build() {
     local launcher=()
     # ccache makes rebuilds of unchanged sources near free, also in another checkout (CI's fresh
@@ -49,6 +58,16 @@ dplab_build() {
         launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
         export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$DPLAB_ROOT}
     fi
-    cmake -S "$DPLAB_ROOT" -B "$DPLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
-    cmake --build "$DPLAB_BUILD_DIR" --parallel "$(nproc)"
+    if [ ! -f "$DPLAB_BUILD_DIR/build.ninja" ] || [ $# -gt 0 ]; then
+        cmake -S "$DPLAB_ROOT" -B "$DPLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >&2
+    fi
+    local target=()
+    if [ -n "${DPLAB_TARGET:-}" ]; then
+        target=(--target "$DPLAB_TARGET")
+    fi
+    # Ninja's own lines for an up-to-date tree (the check of the globbed source folders, which
+    # runs on every call, and "no work to do") are dropped; every other line is a step of a
+    # rebuild and goes to standard error as it happens. A failed build stops the script.
+    cmake --build "$DPLAB_BUILD_DIR" "${target[@]}" --parallel "$(nproc)" 2>&1 \
+        | { grep --line-buffered -v -e 'Re-checking globbed directories' -e '^ninja: no work to do\.$' >&2 || true; }
 }

@@ -55,6 +55,7 @@ const char *const kUsage =
     "  dplab-cli report --from RESULTS_DIR [--out DIR] [--quiet]\n"
     "  dplab-cli list algorithms|compressors|problems|generators|weights [--json]\n"
     "  dplab-cli graph --generator TYPE --nodes N [--weights SCHEME] [--set KEY=VALUE]... [--json]\n"
+    "  dplab-cli --version (or -V): prints the version\n"
     "exit codes: 0 success, 2 invalid input (including over a limit, unreadable or corrupt files), 3 a run diverged,\n"
     "            1 internal error (a bug), 130/143 interrupted by SIGINT/SIGTERM\n"
     "--max-memory SIZE (e.g. 16G, 512M) replaces the memory limit (default: min(8 GiB, 3/4 of the RAM));\n"
@@ -620,8 +621,10 @@ void printDescriptors(const std::string &what, const std::vector<Json> &items, b
             std::cout << "    reference: " << item.at("reference").get<std::string>() << "\n";
         auto printParams = [](const Json &params, const char *title) {
             for (const auto &p : params)
-                std::cout << "    " << title << p.at("key").get<std::string>() << " (default " << p.at("default").dump()
-                          << "): " << p.at("help").get<std::string>() << "\n";
+                std::cout << "    " << title << p.at("key").get<std::string>()
+                          << (p.value("optional", false) ? std::string(" (optional: absent or null = not set)")
+                                                         : " (default " + p.at("default").dump() + ")")
+                          << ": " << p.at("help").get<std::string>() << "\n";
         };
         printParams(item.at("params"), "");
         if (item.contains("privacy_params"))
@@ -864,6 +867,10 @@ int main(int argc, char **argv)
     if (argc < 2)
         return usageError("no command");
     const std::string command = argv[1];
+    if (command == "--version" || command == "-V" || command == "version") {
+        std::cout << "dplab-cli " << DPLAB_VERSION << "\n";
+        return Success;
+    }
     // `dplab-cli COMMAND --help` (anywhere after the command) prints the usage and succeeds.
     for (int k = 1; k < argc; ++k) {
         const std::string a = argv[k];

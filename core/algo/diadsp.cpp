@@ -44,13 +44,13 @@ public:
         mClip = paramBool(ctx.privacy, "clip");
         if (mClip && !(mBound > 0))
             return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
-        const double target = paramReal(ctx.privacy, "epsilon");
+        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         mWarnings.clear();
         mViolationIteration = -1;
 
         DiaDspPrivacySetup setup{mStep, mNoiseX, mNoiseY, gradientSensitivity(d, mBound)};
         std::vector<std::string> notes;
-        if (target > 0) {
+        if (target) {
             if (!(mBound > 0))
                 return Error::invalid("privacy.gradient_bound",
                                       "must be > 0 to calibrate the noise to a target ε");
@@ -62,7 +62,7 @@ public:
             if (!(mNoiseX.a() > 0) && ctx.horizon > 1)
                 return Error::invalid("privacy.noise_x", "must be > 0: it gives the shape that "
                                                          "the target ε rescales");
-            const double factor = diadspCalibrationFactor(setup, ctx.horizon - 1, target);
+            const double factor = diadspCalibrationFactor(setup, ctx.horizon - 1, *target);
             if (!std::isfinite(factor))
                 return Error::invalid("privacy.noise_x", "reaches zero: no scale gives a finite ε");
             mNoiseX = dp::scaledSchedule(mNoiseX, factor);
@@ -70,7 +70,7 @@ public:
             setup.noiseX = mNoiseX;
             setup.noiseY = mNoiseY;
             notes.push_back("calibrated: s_x(k) = " + mNoiseX.toString() + ", s_y(k) = "
-                            + mNoiseY.toString() + " give ε = " + num(target) + " after "
+                            + mNoiseY.toString() + " give ε = " + num(*target) + " after "
                             + std::to_string(ctx.horizon) + " iterations");
         }
         mAccountant.reset();

@@ -8,14 +8,26 @@
 
 namespace dplab::dp {
 
-ParamSpec epsilonTargetParam()
+ParamSpec epsilonTargetParam(const std::string &help)
 {
-    return realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
-                     "Privacy budget ε to reach at the run's horizon (its iterations). When > 0 "
-                     "the noise parameters only give the shape and are all multiplied by the one "
-                     "factor that makes the accountant's ε equal this target (ε ∝ 1/scale). "
-                     "0 = use the noise parameters as given.",
-                     false, true);
+    auto spec = realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
+                          help.empty() ? "Privacy budget ε to reach at the run's horizon (its iterations), "
+                                         "> 0. When given, the noise parameters only give the shape and "
+                                         "are all multiplied by the one factor that makes the accountant's "
+                                         "ε equal this target (ε ∝ 1/scale). Absent (or null): the noise "
+                                         "parameters as given."
+                                       : help,
+                          true, true);
+    spec.defaultValue = nullptr; // optional: no target is no key
+    return spec;
+}
+
+std::optional<double> epsilonTarget(const Json &privacy)
+{
+    const auto it = privacy.find("epsilon");
+    if (it == privacy.end() || it->is_null())
+        return std::nullopt;
+    return it->get<double>();
 }
 
 ParamSpec gradientBoundParam()

@@ -13,12 +13,16 @@
 
 #include <Eigen/Core>
 
+#include <optional>
 #include <string>
 
 namespace dplab::dp {
 
-/** "epsilon": target ε at the run's horizon; > 0 rescales the given noise by one common factor. */
-ParamSpec epsilonTargetParam();
+/** "epsilon": target ε at the run's horizon, optional (absent or null: the noise as given); a
+ *  number must be > 0 and rescales the given noise. `help` replaces the default help text. */
+ParamSpec epsilonTargetParam(const std::string &help = {});
+/** The target ε of resolved privacy parameters, or none when "epsilon" is unset (null). */
+std::optional<double> epsilonTarget(const Json &privacy);
 /** "gradient_bound": C with ‖∇f_i‖₂ ≤ C (Assumption 2); the sensitivity is 2√r C. */
 ParamSpec gradientBoundParam();
 /** C for the accountant: privacy.gradient_bound if > 0, else the problem's "gradient_bound" fact

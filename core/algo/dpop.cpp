@@ -51,13 +51,13 @@ public:
         mClip = paramBool(ctx.privacy, "clip");
         if (mClip && !(mBound > 0))
             return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
-        const double target = paramReal(ctx.privacy, "epsilon");
+        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         mWarnings.clear();
         mViolationIteration = -1;
 
         DpopPrivacySetup setup{mStep, mNoise, gradientSensitivity(d, mBound)};
         std::vector<std::string> notes;
-        if (target > 0) {
+        if (target) {
             if (!(mBound > 0))
                 return Error::invalid("privacy.gradient_bound",
                                       "must be > 0 to calibrate the noise to a target ε");
@@ -66,13 +66,13 @@ public:
             if (!(mNoise.a() > 0))
                 return Error::invalid("privacy.noise_x", "must be > 0: it gives the shape M_k "
                                                          "that the target ε rescales");
-            const double factor = dpopCalibrationFactor(setup, ctx.horizon - 1, target);
+            const double factor = dpopCalibrationFactor(setup, ctx.horizon - 1, *target);
             if (!std::isfinite(factor))
                 return Error::invalid("privacy.noise_x", "reaches zero: no scale gives a finite ε");
             mNoise = dp::scaledSchedule(mNoise, factor);
             setup.noise = mNoise;
             notes.push_back("calibrated: noise M_k = " + mNoise.toString() + " gives ε = "
-                            + num(target) + " after " + std::to_string(ctx.horizon)
+                            + num(*target) + " after " + std::to_string(ctx.horizon)
                             + " iterations");
         }
         mAccountant.reset();

@@ -30,6 +30,7 @@
 // Privacy: Theorem 3's accountant (core/privacy/paper000accountant.h), both bounds computed,
 // privacy.accountant selects which one epsilon() reports; state("epsilon_finite_t") and
 // state("epsilon_iterated") give both (n×1) for overlays.
+#include "algo/dpcommon.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/privacy/paper000accountant.h"
@@ -232,9 +233,9 @@ private:
     {
         mAccountant.reset();
         mNoiseBase.resize(n, 2);
-        const double target = paramReal(ctx.privacy, "epsilon");
+        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         bool anyNoise = (mNuS.array() > 0).any() || (mNuTheta.array() > 0).any();
-        if (!anyNoise && !(target > 0)) {
+        if (!anyNoise && !target) {
             mNoiseBase << mNuTheta, mNuS;
             return {};
         }
@@ -245,7 +246,7 @@ private:
         if (!(L > 0))
             L = problemFact(*mProblem, "lipschitz");
         if (!(cl > 0)) {
-            if (target > 0)
+            if (target)
                 return Error::invalid("privacy.epsilon",
                                       "needs the ℓ1 gradient bound c_l: set privacy.gradient_bound or "
                                       "enable the problem's per-sample clipping");
@@ -266,7 +267,7 @@ private:
         setup.decayTheta = mDecayTheta;
         const auto bound = paramText(ctx.privacy, "accountant") == "finite-t" ? Paper000Bound::FiniteT
                                                                                 : Paper000Bound::Iterated;
-        if (target > 0) {
+        if (target) {
             if (ctx.horizon <= 0)
                 return Error::invalid("privacy.epsilon", "calibration needs the run's horizon (iterations)");
             // The given ν act as the shape: a learner with both ν = 0 starts from ν = 1.
@@ -278,7 +279,7 @@ private:
                     return Error::invalid("privacy.epsilon",
                                           "calibration needs both noise scales of agent " + std::to_string(i)
                                               + " > 0 or both 0");
-            const Eigen::VectorXd c = paper000NoiseMultipliers(setup, ctx.R, ctx.horizon, target, bound);
+            const Eigen::VectorXd c = paper000NoiseMultipliers(setup, ctx.R, ctx.horizon, *target, bound);
             setup.nuS = setup.nuS.cwiseProduct(c);
             setup.nuTheta = setup.nuTheta.cwiseProduct(c);
             mNuS = setup.nuS;
@@ -365,10 +366,10 @@ AlgorithmDescriptor describeLdpGradientTracking()
         realParam("lipschitz", "Lipschitz constant L", 0.0, 0.0, 1e12,
                   "L of Assumption 3(iii), used by the iterated bound. 0 = take it from the "
                   "problem.", false, true),
-        realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
-                  "If > 0: scale every learner's ν^i_ζ, ν^i_ϑ (Remark 13) so that its ε_i at the "
-                  "run's horizon equals this value under the selected bound; the given scales "
-                  "then only set the ratio between the two channels.", false, true)};
+        dp::epsilonTargetParam("Target ε_i of every learner at the run's horizon, > 0: scale every "
+                               "learner's ν^i_ζ, ν^i_ϑ (Remark 13) so that its ε_i under the selected "
+                               "bound equals this value; the given scales then only set the ratio "
+                               "between the two channels. Absent (or null): the scales as given.")};
     d.attack = {AttackSurface::Kind::StepInsideTracker, "theta", "s", "stepsize"};
     {
         TheoryRate gap;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "algo/paper001common.h"
 
+#include "algo/dpcommon.h"
+
 #include <cmath>
 #include <sstream>
 
@@ -100,15 +102,14 @@ std::vector<ParamSpec> privacyParams(Paper001Method method)
                         "L_f of Assumption 1, used by Propositions 1/2 (η < 1/(2L_f) and the q threshold). "
                         "0 = the problem's \"smoothness\" fact, if any; else no infinite-horizon ε.",
                         false, true);
-    auto target = realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
-                            "Privacy budget ε to reach at the run's horizon. When > 0, each agent's s_x and "
+    auto target = dp::epsilonTargetParam(
+                            "Privacy budget ε to reach at the run's horizon, > 0. When given, each agent's s_x and "
                             + std::string(pgtc ? "s_y" : "s_v")
                             + " only give the shape and are multiplied by the one factor that makes that "
                               "agent's ε (the selected bound; Theorem "
                             + std::string(pgtc ? "3 with K = iterations − 1" : "6 with K = iterations − 1")
-                            + ", or the horizon-free Proposition) equal this target (ε ∝ 1/s). 0 = use the "
-                              "scales as given.",
-                            false, true);
+                            + ", or the horizon-free Proposition) equal this target (ε ∝ 1/s). Absent (or null): "
+                              "the scales as given.");
     return {sx, s2, q, bound, m, delta, lf, target};
 }
 
@@ -159,8 +160,8 @@ std::vector<Paper001PrivacyInputs> agentInputs(const RunContext &ctx, Paper001Me
 Status calibrate(const RunContext &ctx, Paper001Method method, double stepsize, double omega, Eigen::VectorXd &sx,
                  Eigen::VectorXd &s2)
 {
-    const double target = paramReal(ctx.privacy, "epsilon");
-    if (!(target > 0))
+    const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
+    if (!target)
         return {};
     const char *secondKey = method == Paper001Method::Pgtc ? "privacy.s_y" : "privacy.s_v";
     if (!(sx.minCoeff() > 0) || !(s2.minCoeff() > 0))
@@ -187,7 +188,7 @@ Status calibrate(const RunContext &ctx, Paper001Method method, double stepsize, 
         if (!std::isfinite(at))
             return Error::invalid("privacy.epsilon", "cannot calibrate: the bound at the horizon exceeds the "
                                                      "double range (it grows like q^{-K})");
-        const double c = at / target; // ε ∝ 1/s when s_x and the second scale move together
+        const double c = at / *target; // ε ∝ 1/s when s_x and the second scale move together
         sx[static_cast<Eigen::Index>(i)] *= c;
         s2[static_cast<Eigen::Index>(i)] *= c;
     }

@@ -81,9 +81,9 @@ TheoryLevel thetaLevel(const TheoryRun &run)
         out.why = "Theorem 3's θ needs constant γ_k and β_k";
         return out;
     }
-    if (paramReal(run.privacy, "epsilon") > 0) {
+    if (dp::epsilonTarget(run.privacy)) {
         out.why = "the noise is calibrated to the target ε when the run starts; θ is shown for "
-                  "explicit noise scales (privacy.epsilon = 0)";
+                  "explicit noise scales (no privacy.epsilon)";
         return out;
     }
     if (paramBool(run.privacy, "clip")) {
@@ -147,7 +147,7 @@ public:
         mNoiseX = paramReal(ctx.privacy, "noise_x");
         mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
         mClip = paramBool(ctx.privacy, "clip");
-        const double target = paramReal(ctx.privacy, "epsilon");
+        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         mWarnings.clear();
         mObservedBound = 0.0;
         mViolationIteration = -1;
@@ -161,7 +161,7 @@ public:
         setup.beta = mBeta;
         setup.sensitivity = gradientSensitivity(d, mBound);
         std::vector<std::string> notes;
-        if (target > 0) {
+        if (target) {
             if (!(mBound > 0))
                 return Error::invalid("privacy.gradient_bound",
                                       "must be > 0 to calibrate the noise to a target ε");
@@ -172,7 +172,7 @@ public:
             setup.noiseX = mNoiseX;
             if (mNoiseS == 0.0 && mNoiseX == 0.0)
                 setup.noiseS = setup.noiseX = 1.0;
-            const double factor = paper003CalibrationFactor(mW.diagonal(), setup, ctx.horizon - 1, target);
+            const double factor = paper003CalibrationFactor(mW.diagonal(), setup, ctx.horizon - 1, *target);
             if (!std::isfinite(factor))
                 return Error::invalid(mNoiseS == 0.0 ? "privacy.noise_s" : "privacy.noise_x",
                                       "must be > 0: its messages leak with zero noise, no scale "
@@ -180,7 +180,7 @@ public:
             mNoiseS = factor * setup.noiseS;
             mNoiseX = factor * setup.noiseX;
             notes.push_back("calibrated: b_η = " + num(mNoiseS) + ", b_ξ = " + num(mNoiseX)
-                            + " give max_i ε_i = " + num(target) + " after "
+                            + " give max_i ε_i = " + num(*target) + " after "
                             + std::to_string(ctx.horizon) + " iterations (rounds 0.."
                             + std::to_string(ctx.horizon - 1) + ")");
         }

@@ -135,7 +135,7 @@ private:
     Status setUpAccountant(const RunContext &ctx, int n, int d)
     {
         mAccountant.reset();
-        const double target = paramReal(ctx.privacy, "epsilon");
+        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         double cl = paramReal(ctx.privacy, "gradient_bound");
         if (!(cl > 0))
             cl = problemFact(*mProblem, "gradient_l1_bound");
@@ -145,10 +145,10 @@ private:
             L = problemFact(*mProblem, "lipschitz");
         const bool anyNoise = (mNu.array() > 0).any();
         mNoiseBase = mNu;
-        if (!anyNoise && !(target > 0))
+        if (!anyNoise && !target)
             return {};
         if (!(cl > 0)) {
-            if (target > 0)
+            if (target)
                 return Error::invalid("privacy.epsilon", "needs the ℓ1 gradient bound c_l: set privacy.gradient_bound "
                                                          "or enable the problem's per-sample clipping");
             mWarnings.push_back(std::string(tag()) + ": no ε is computed: the sensitivity needs the ℓ1 gradient "
@@ -166,7 +166,7 @@ private:
         setup.nu = mNu;
         setup.decay = mDecay;
         std::vector<std::string> notes;
-        if (target > 0) {
+        if (target) {
             if (ctx.horizon < 1)
                 return Error::invalid("privacy.epsilon", "calibration needs the run's horizon (iterations ≥ 1)");
             if (!anyNoise)
@@ -180,13 +180,13 @@ private:
                 return Error::invalid("privacy.epsilon", "the accountant gives no finite positive ε at the horizon");
             if (online) {
                 // LDP: every learner spends the target (as ldp-gt calibrates).
-                setup.nu = setup.nu.cwiseProduct(eps / target);
+                setup.nu = setup.nu.cwiseProduct(eps / *target);
             } else {
                 // Centralized DP: one scale factor for the network, max_i ε_i = target.
-                setup.nu *= eps.maxCoeff() / target;
+                setup.nu *= eps.maxCoeff() / *target;
             }
             mNu = setup.nu;
-            notes.push_back("calibrated to ε = " + num(target) + " after " + std::to_string(ctx.horizon)
+            notes.push_back("calibrated to ε = " + num(*target) + " after " + std::to_string(ctx.horizon)
                             + " iterations (" + (online ? "every learner" : "max over agents") + ")");
         }
         mNoiseBase = mNu;
@@ -252,13 +252,13 @@ std::vector<ParamSpec> privacyParams(Variant variant)
     auto cl = realParam("gradient_bound", "Gradient ℓ1 bound c_l", 0.0, 0.0, 1e12,
                         "c_l with ‖∇l‖_1 ≤ c_l (0 = the problem's clipping bound); without it no ε is computed.",
                         false, true);
-    auto target = realParam("epsilon", "Target ε", 0.0, 0.0, 1e12,
-                            online ? "If > 0: scale every learner's ν so that its ε_i after the run's iterations "
-                                     "equals this value (the accountant is ∝ 1/ν); the given ν set the shape."
-                                   : "If > 0: scale ν by the one factor that makes max_i ε_i after the run's "
-                                     "iterations equal this value. The derived bound grows without limit in the "
-                                     "horizon: this is a finite-horizon budget only.",
-                            false, true);
+    auto target = dp::epsilonTargetParam(
+        online ? "Target ε, > 0: scale every learner's ν so that its ε_i after the run's iterations "
+                 "equals this value (the accountant is ∝ 1/ν); the given ν set the shape. Absent (or "
+                 "null): ν as given."
+               : "Target ε, > 0: scale ν by the one factor that makes max_i ε_i after the run's "
+                 "iterations equal this value. The derived bound grows without limit in the "
+                 "horizon: this is a finite-horizon budget only. Absent (or null): ν as given.");
     std::vector<ParamSpec> out = {nu, decay, cl};
     if (online)
         out.push_back(realParam("lipschitz", "Lipschitz constant L", 0.0, 0.0, 1e12,

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <unordered_set>
 #include <vector>
 
 #include <sys/stat.h>
@@ -153,7 +154,15 @@ public:
     }
     bool key(string_t &k)
     {
-        mFrames.back().key = k;
+        Frame &frame = mFrames.back();
+        frame.key = k;
+        // One meaning per file: a key given twice in one object would silently keep one of
+        // the two values, so the second occurrence is an error naming its path.
+        if (!frame.keys.insert(k).second) {
+            mDuplicate = true;
+            mErrorPath = path();
+            return false;
+        }
         return mDom.key(k);
     }
     bool end_object()
@@ -184,6 +193,7 @@ public:
     }
 
     bool tooDeep() const { return mTooDeep; }
+    bool duplicate() const { return mDuplicate; }
     int errorId() const { return mErrorId; }
     std::size_t errorPosition() const { return mErrorPosition; }
     const std::string &errorMessage() const { return mErrorMessage; }
@@ -211,6 +221,7 @@ private:
         bool array = false;
         long long index = -1;
         std::string key;
+        std::unordered_set<std::string> keys; ///< an object's keys read so far
     };
 
     // Called before every value: advances the index of an enclosing array.
@@ -227,13 +238,14 @@ private:
             mErrorPath = path();
             return false;
         }
-        mFrames.push_back({array, -1, {}});
+        mFrames.push_back({array, -1, {}, {}});
         return true;
     }
 
     nlohmann::detail::json_sax_dom_parser<Json> mDom;
     std::vector<Frame> mFrames;
     bool mTooDeep = false;
+    bool mDuplicate = false;
     int mErrorId = 0;
     std::size_t mErrorPosition = 0;
     std::string mErrorMessage;
@@ -257,6 +269,10 @@ Result<Json> parseJson(const std::string &text, const std::string &name)
     if (sax.tooDeep())
         return Error::parse(name + ": " + sax.errorPath(),
                             "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    if (sax.duplicate())
+        return Error::parse(name + ": " + sax.errorPath(),
+                            "duplicate key: the same object gives it twice, and a file must have one "
+                            "meaning; delete one of the two");
     // nlohmann's positions count the character read last; point at it (1-based column).
     const std::size_t offset = sax.errorPosition() == 0 ? 0 : sax.errorPosition() - 1;
     std::string message = sax.errorMessage();

@@ -62,6 +62,13 @@ const char *typeName(ParamType type)
     return "real";
 }
 
+// A Real spec without a default is optional: absent or null means "not set" (e.g. no target ε),
+// so that no number doubles as "off". Every other spec without a default is required.
+bool isOptional(const ParamSpec &spec)
+{
+    return spec.type == ParamType::Real && spec.defaultValue.is_null();
+}
+
 // Validates one scalar value of a spec (not a per-agent list).
 Result<Json> resolveScalar(const ParamSpec &spec, const Json &value, const std::string &path)
 {
@@ -73,7 +80,9 @@ Result<Json> resolveScalar(const ParamSpec &spec, const Json &value, const std::
         if (!std::isfinite(v))
             return Error::invalid(path, "must be finite");
         if (!inRange(spec, v))
-            return Error::invalid(path, "must be in " + rangeText(spec) + ", got " + formatNumber(v));
+            return Error::invalid(path, "must be in " + rangeText(spec) + ", got " + formatNumber(v)
+                                            + (isOptional(spec) ? "; to leave it unset, delete \"" + spec.key + "\" (or write null)"
+                                                                : std::string()));
         return Json(v);
     }
     case ParamType::Integer: {
@@ -142,6 +151,10 @@ Result<Json> resolveParams(const std::vector<ParamSpec> &specs, const Json &give
     for (const auto &spec : specs) {
         const std::string keyPath = joinPath(path, spec.key);
         const bool present = given.is_object() && given.contains(spec.key);
+        if (isOptional(spec) && (!present || given.at(spec.key).is_null())) {
+            resolved[spec.key] = nullptr; // not set
+            continue;
+        }
         if (!present) {
             if (spec.defaultValue.is_null())
                 return Error::invalid(keyPath, "is required");
@@ -184,6 +197,8 @@ Json paramSpecToJson(const ParamSpec &spec)
            {"help", spec.help},        {"type", typeName(spec.type)},
            {"default", spec.defaultValue}, {"log_scale", spec.logScale},
            {"per_agent", spec.perAgent}};
+    if (isOptional(spec))
+        j["optional"] = true; // absent or null: not set
     if (spec.type == ParamType::Real || spec.type == ParamType::Integer
         || spec.type == ParamType::Schedule) {
         j["min"] = spec.min;

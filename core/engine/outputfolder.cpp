@@ -168,10 +168,11 @@ Status OutputFolder::installReplacingSet(const std::vector<std::string> &staged)
     const bool hasManifest = std::find(staged.begin(), staged.end(), "manifest.json") != staged.end();
     std::error_code ec;
 
-    // 1. From here on the folder is no complete set: no manifest, summary marked incomplete.
-    fs::remove(inDir("manifest.json"), ec);
-    if (ec)
-        return Error::io(inDir("manifest.json"), "cannot remove the previous manifest: " + ec.message());
+    // 0. Everything the commit writes is written before the previous set is touched: the summary
+    //    marked incomplete goes into the staging folder first (a hidden name, not a result), so a
+    //    full disk (or a file size limit) stops the commit while the previous set is complete.
+    //    From here on only renames and removals follow, which need no new space.
+    const std::string incomplete = inStaging(".summary-incomplete.json");
     if (hasSummary) {
         auto text = readFile(inStaging("summary.json"));
         if (!text)
@@ -180,8 +181,16 @@ Status OutputFolder::installReplacingSet(const std::vector<std::string> &staged)
         if (!summary)
             return summary.error();
         (*summary)["incomplete"] = true;
-        if (auto s = writeFileAtomic(inDir("summary.json"), summary->dump(2) + "\n"); !s)
-            return s;
+        if (auto s = writeFileAtomic(incomplete, summary->dump(2) + "\n"); !s)
+            return Error::io(inDir("summary.json"), s.error().message + " (the previous results are unchanged)");
+    }
+    // 1. From here on the folder is no complete set: no manifest, summary marked incomplete.
+    fs::remove(inDir("manifest.json"), ec);
+    if (ec)
+        return Error::io(inDir("manifest.json"), "cannot remove the previous manifest: " + ec.message());
+    if (hasSummary) {
+        if (std::rename(incomplete.c_str(), inDir("summary.json").c_str()) != 0)
+            return Error::io(inDir("summary.json"), "cannot install: " + errnoText(errno));
     } else {
         fs::remove(inDir("summary.json"), ec);
     }

@@ -65,6 +65,9 @@ public:
             return false;
         while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
             line.pop_back();
+        // A UTF-8 byte-order mark (spreadsheet programs write one) is not part of the first cell.
+        if (mLine == 0 && line.starts_with("\xEF\xBB\xBF"))
+            line.erase(0, 3);
         ++mLine;
         return true;
     }

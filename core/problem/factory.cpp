@@ -453,8 +453,34 @@ Result<Dataset> loadData(const Json &data, const DataProblemKind &kind,
     return loaded;
 }
 
+/** Where the labels of a loaded data set came from, and how to read them from elsewhere, for
+ *  label errors: a CSV's column (by name or by index of the columns), the format's own labels
+ *  otherwise. */
+std::string labelOrigin(const Json &data, Eigen::Index columns)
+{
+    const std::string source = paramText(data, "source");
+    if (source == "csv") {
+        const std::string name = paramText(data, "label_name");
+        if (!name.empty())
+            return "the labels were read from the column named \"" + name
+                   + "\"; choose another with label_name (a header name) or, without label_name, "
+                     "label_column (0-based, negative from the end)";
+        const long long given = paramInt(data, "label_column");
+        const long long index = given < 0 ? given + columns : given;
+        std::string which = "column " + std::to_string(index + 1) + " of " + std::to_string(columns);
+        if (index == columns - 1)
+            which += ", the last";
+        return "the labels were read from " + which + " (label_column " + std::to_string(given)
+               + "); choose another with label_column (0-based, negative from the end) or "
+                 "label_name (a header name)";
+    }
+    if (source == "libsvm")
+        return "the labels were read from the first token of each line, as LIBSVM files keep them";
+    return "the labels are those of the " + source + " data set";
+}
+
 /** Maps two distinct label values to −1 (smaller) and +1 (larger). */
-Status toPlusMinusOne(Dataset &data, const std::string &path, Json &facts)
+Status toPlusMinusOne(Dataset &data, const std::string &path, Json &facts, const std::string &origin)
 {
     std::set<double> distinct(data.y.data(), data.y.data() + data.y.size());
     if (distinct.size() != 2) {
@@ -468,7 +494,8 @@ Status toPlusMinusOne(Dataset &data, const std::string &path, Json &facts)
             list += (list.empty() ? "" : ", ") + formatNumber(v);
         }
         return Error::invalid(path, "binary classification needs exactly two label values, found "
-                                        + std::to_string(distinct.size()) + " (" + list + ")");
+                                        + std::to_string(distinct.size()) + " (" + list + "); "
+                                        + origin);
     }
     const double negative = *distinct.begin();
     const double positive = *distinct.rbegin();
@@ -497,7 +524,7 @@ Result<std::shared_ptr<const Problem>> buildDataProblem(const Json &resolved,
     facts["source"] = all.source;
     facts["features"] = all.features();
     if (kind.task == Task::Classification)
-        if (auto status = toPlusMinusOne(all, dataPath, facts); !status)
+        if (auto status = toPlusMinusOne(all, dataPath, facts, labelOrigin(data, all.features() + 1)); !status)
             return status.error();
 
     const double testFraction = kind.hasTestSplit ? paramReal(resolved, "test_fraction") : 0.0;

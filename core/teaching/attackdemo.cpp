@@ -27,12 +27,14 @@ Result<Json> attackComparisonDocument(const Experiment &experiment, int agent, s
         on["label"] = spec.label + " (noise on)";
         off["label"] = spec.label + " (noise off)";
         if (off.contains("privacy")) {
-            // Every noise scale (not its decay exponent) and the target ε: 0 means no noise.
+            // Every noise scale (not its decay exponent) set to 0, and no target ε (a target
+            // would scale the zero noise back up, or refuse it).
             for (auto it = off["privacy"].begin(); it != off["privacy"].end(); ++it) {
                 const bool scale = it.key().rfind("noise", 0) == 0 && it.key().find("decay") == std::string::npos;
-                if (scale || it.key() == "epsilon")
+                if (scale)
                     it.value() = 0.0;
             }
+            off["privacy"].erase("epsilon");
         }
         runs.push_back(on);
         runs.push_back(off);

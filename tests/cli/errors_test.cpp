@@ -79,12 +79,24 @@ std::vector<ErrorCase> cases()
              writeText(dir / "e.json", "{\"runs\": [{\"params\": {\"stepsize\": 1e400}}]}");
              return "validate " + quote((dir / "e.json").string());
          }},
+        {"duplicate-key", "iterations: duplicate key",
+         [](const auto &dir) {
+             writeText(dir / "e.json", "{\"iterations\": 20, \"iterations\": 5}");
+             return "validate " + quote((dir / "e.json").string());
+         }},
         {"unknown-key", "runs[0].params.step: unknown key",
          [](const auto &dir) { return validateWith(dir, [](Json &e) { e["runs"][0]["params"]["step"] = 1; }); }},
         {"wrong-type", "iterations: must be a whole number",
          [](const auto &dir) { return validateWith(dir, [](Json &e) { e["iterations"] = "ten"; }); }},
         {"out-of-range", "runs[0].params.stepsize: scale must be in (0, 1e+06], got -1",
          [](const auto &dir) { return validateWith(dir, [](Json &e) { e["runs"][0]["params"]["stepsize"] = -1; }); }},
+        {"epsilon-target", "runs[0].privacy.epsilon: must be in (0, 1e+12], got 0; to leave it unset, delete \"epsilon\" (or write null)",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) {
+                 e["runs"][0] = Json::parse(R"({"label": "DP", "algorithm": "robust-dp-gt",
+                     "privacy": {"noise_s": 0.1, "noise_x": 0.1, "gradient_bound": 1, "epsilon": 0}})");
+             });
+         }},
         {"version", "version: this DPLab reads version 1 files, not 2",
          [](const auto &dir) { return validateWith(dir, [](Json &e) { e["version"] = 2; }); }},
         {"graph-connectivity", "graph: not connected",
@@ -112,6 +124,13 @@ std::vector<ErrorCase> cases()
              writeText(dir / "bad.csv", "1,2,0\n3,4,1\n5,oops,0\n7,8,1\n");
              Json e = base();
              e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "bad.csv"}}}};
+             return "validate --deep " + writeExperiment(dir, e);
+         }},
+        {"data-label", "found 3 (0, 1, 2); the labels were read from column 3 of 3, the last (label_column -1); choose another with label_column",
+         [](const auto &dir) {
+             writeText(dir / "three.csv", "x,y,class\n1,0,0\n2,1,1\n3,0,2\n4,1,0\n5,0,1\n6,1,2\n");
+             Json e = base();
+             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "three.csv"}}}};
              return "validate --deep " + writeExperiment(dir, e);
          }},
         {"data-header", "truncated: the header declares",
@@ -258,6 +277,152 @@ TEST(ErrorClasses, EveryDocumentedRowHasATest)
         ++rows;
     }
     EXPECT_EQ(rows, cases().size());
+}
+
+// A key given twice at any depth: exit 2, one line naming the path of the second occurrence,
+// never a run with one of the two values silently kept.
+TEST(OneMeaningPerFile, DuplicateKeysAtAnyDepth)
+{
+    struct Case {
+        const char *where;
+        std::string text;
+        std::string path;
+    };
+    const std::string graph = R"("graph": {"directed": false, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0]]})";
+    const std::string problem = R"("problem": {"type": "quadratic", "dimension": 2})";
+    const std::string head = R"({"format": "dplab-experiment", "version": 1, "seed": 1, "repetitions": 1, )";
+    const std::vector<Case> cases = {
+        {"top level", head + R"("iterations": 20, "iterations": 5, )" + graph + ", " + problem
+                          + R"(, "runs": [{"label": "GT", "algorithm": "gradient-tracking"}]})",
+         ": iterations: duplicate key"},
+        {"inside a run", head + R"("iterations": 20, )" + graph + ", " + problem
+                             + R"(, "runs": [{"label": "a", "algorithm": "gradient-tracking"},
+                                             {"label": "b", "algorithm": "gradient-tracking",
+                                              "params": {"stepsize": 0.1, "stepsize": 0.2}}]})",
+         ": runs[1].params.stepsize: duplicate key"},
+        {"inside the graph", head + R"("iterations": 20, "graph": {"directed": false, "nodes": 4, "nodes": 5,
+                                   "edges": [[0,1],[1,2],[2,3],[3,0]]}, )" + problem
+                                 + R"(, "runs": [{"label": "GT", "algorithm": "gradient-tracking"}]})",
+         ": graph.nodes: duplicate key"},
+        {"inside a sweep value", head + R"("iterations": 20, )" + graph + ", " + problem
+                                     + R"(, "runs": [{"label": "GT", "algorithm": "gradient-tracking"}],
+                                        "sweep": {"parameter": "runs[0].params.stepsize",
+                                                  "values": [0.1, {"type": "constant", "a": 0.2, "a": 0.3}]}})",
+         ": sweep.values[1].a: duplicate key"},
+        {"inside the presentation", head + R"("iterations": 20, )" + graph + ", " + problem
+                                        + R"(, "runs": [{"label": "GT", "algorithm": "gradient-tracking"}],
+                                           "presentation": {"start": false, "notes": "a", "start": true}})",
+         ": presentation.start: duplicate key"},
+    };
+    for (const auto &c : cases) {
+        TempDir dir;
+        writeText(dir / "e.json", c.text);
+        // The same file without the duplicate is valid: only the duplicate is refused.
+        for (const char *command : {"validate ", "run "}) {
+            const auto r = runCli(command + quote((dir / "e.json").string())
+                                  + (std::string(command) == "run " ? " --quiet --out " + quote((dir / "out").string()) : ""));
+            EXPECT_EQ(r.exitCode, 2) << c.where << ": " << r.err;
+            EXPECT_NE(r.err.find("e.json" + c.path), std::string::npos) << c.where << ": " << r.err;
+            EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.where << ": " << r.err;
+            EXPECT_FALSE(std::filesystem::exists(dir / "out")) << c.where;
+        }
+    }
+}
+
+TEST(OneMeaningPerFile, WithoutTheDuplicateTheFilesAreValid)
+{
+    const std::string text = R"({"format": "dplab-experiment", "version": 1, "seed": 1, "repetitions": 1,
+        "iterations": 5, "graph": {"directed": false, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0]]},
+        "problem": {"type": "quadratic", "dimension": 2},
+        "runs": [{"label": "GT", "algorithm": "gradient-tracking", "params": {"stepsize": 0.1}}],
+        "sweep": {"parameter": "runs[0].params.stepsize", "values": [0.1, {"type": "constant", "a": 0.3}]},
+        "presentation": {"start": false, "notes": "a"}})";
+    TempDir dir;
+    writeText(dir / "e.json", text);
+    const auto r = runCli("validate " + quote((dir / "e.json").string()));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+}
+
+// privacy.epsilon: a number must be > 0; absent or null means "the noise as given".
+TEST(NoTargetIsNoKey, ZeroAndNegativeTargetsAreRefusedAbsentAndNullRunAsGiven)
+{
+    auto experiment = [](const std::string &epsilon) {
+        Json e = base();
+        e["iterations"] = 30;
+        Json run = Json::parse(R"({"label": "DP", "algorithm": "robust-dp-gt",
+            "privacy": {"noise_s": 0.1, "noise_x": 0.1, "gradient_bound": 1}})");
+        if (epsilon != "absent")
+            run["privacy"]["epsilon"] = Json::parse(epsilon);
+        e["runs"][0] = run;
+        return e;
+    };
+    for (const std::string bad : {"0", "-1", "0.0", "-1e-9"}) {
+        TempDir dir;
+        const auto r = runCli("run " + writeExperiment(dir.path(), experiment(bad)) + " --quiet --out "
+                              + quote((dir / "out").string()));
+        EXPECT_EQ(r.exitCode, 2) << bad << ": " << r.err;
+        EXPECT_NE(r.err.find("runs[0].privacy.epsilon: must be in (0, 1e+12]"), std::string::npos) << bad << ": " << r.err;
+        EXPECT_NE(r.err.find("delete \"epsilon\" (or write null)"), std::string::npos) << bad << ": " << r.err;
+        EXPECT_FALSE(std::filesystem::exists(dir / "out")) << bad;
+    }
+    // Absent and null: the same run, with the noise as given (ε far above any target of 1).
+    std::string metrics[2];
+    int k = 0;
+    for (const std::string none : {"absent", "null"}) {
+        TempDir dir;
+        const auto r = runCli("run " + writeExperiment(dir.path(), experiment(none)) + " --quiet --out "
+                              + quote((dir / "out").string()));
+        ASSERT_EQ(r.exitCode, 0) << none << ": " << r.err;
+        metrics[k++] = readText(dir / "out" / "metrics.csv");
+    }
+    EXPECT_EQ(metrics[0], metrics[1]);
+    // A positive target calibrates: a different noise, so different rows.
+    TempDir dir;
+    const auto r = runCli("run " + writeExperiment(dir.path(), experiment("1")) + " --quiet --out "
+                          + quote((dir / "out").string()));
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(readText(dir / "out" / "metrics.csv"), metrics[0]);
+}
+
+// The listing says that the target ε is optional instead of showing a default of 0.
+TEST(NoTargetIsNoKey, ListingShowsTheTargetAsOptional)
+{
+    const auto r = runCli("list algorithms");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("privacy.epsilon (optional: absent or null = not set)"), std::string::npos);
+    EXPECT_EQ(r.out.find("privacy.epsilon (default 0"), std::string::npos);
+    const auto json = runCli("list algorithms --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    // Every ε is either an optional target (no default) or a budget with a positive default; a
+    // number given must be > 0 in both.
+    int optional = 0;
+    for (const auto &algorithm : Json::parse(json.out))
+        for (const auto &p : algorithm.value("privacy_params", Json::array()))
+            if (p.at("key") == "epsilon") {
+                EXPECT_EQ(p.at("min"), 0.0) << algorithm.at("id");
+                EXPECT_TRUE(p.at("min_exclusive").get<bool>()) << algorithm.at("id");
+                if (p.value("optional", false)) {
+                    EXPECT_TRUE(p.at("default").is_null()) << algorithm.at("id");
+                    ++optional;
+                } else {
+                    EXPECT_GT(p.at("default").get<double>(), 0.0) << algorithm.at("id");
+                }
+            }
+    EXPECT_GE(optional, 8);
+}
+
+// A CSV saved with a UTF-8 byte-order mark: its first column is addressable by name.
+TEST(OneMeaningPerFile, ByteOrderMarkIsNotPartOfTheFirstColumnName)
+{
+    TempDir dir;
+    std::string csv = "\xEF\xBB\xBFlabel,x,y\n";
+    for (int i = 0; i < 40; ++i)
+        csv += std::to_string(i % 2) + "," + std::to_string(i * 0.1 - 2) + "," + std::to_string((i % 7) * 0.3) + "\n";
+    writeText(dir / "bom.csv", csv);
+    Json e = base();
+    e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "bom.csv"}, {"label_name", "label"}}}};
+    const auto r = runCli("validate --deep " + writeExperiment(dir.path(), e));
+    EXPECT_EQ(r.exitCode, 0) << r.err;
 }
 
 } // namespace

@@ -97,6 +97,34 @@ TEST_F(Csv, LabelColumnByIndexOrName)
     EXPECT_FALSE(loadCsv(path, outOfRange).ok());
 }
 
+TEST_F(Csv, AByteOrderMarkIsNotPartOfTheFirstColumnName)
+{
+    // Spreadsheet programs save "UTF-8 CSV" with a byte-order mark; the label in the first
+    // column must still be found by name, in a plain and in a gzip file, and the header scan
+    // (validate) sees the same columns.
+    const std::string text = "\xEF\xBB\xBFlabel,a,b\n1,2,3\n-1,5,6\n";
+    for (const auto &path : {write("bom.csv", text), writeGz("bom.csv.gz", text)}) {
+        CsvOptions byName;
+        byName.labelName = "label";
+        auto named = loadCsv(path, byName);
+        ASSERT_TRUE(named.ok()) << named.error().toString();
+        EXPECT_EQ(named->y(1), -1.0);
+        EXPECT_EQ(named->features(), 2);
+        EXPECT_EQ(named->X(1, 0), 5.0);
+        auto header = scanCsvHeader(path, byName);
+        ASSERT_TRUE(header.ok()) << header.error().toString();
+        EXPECT_EQ(header->samples, 2);
+        EXPECT_EQ(header->features, 2);
+    }
+    // Without a header the mark does not spoil the first number either.
+    auto numeric = loadCsv(write("bom-numeric.csv", "\xEF\xBB\xBF" "1,2,3\n4,5,6\n"));
+    ASSERT_TRUE(numeric.ok()) << numeric.error().toString();
+    EXPECT_EQ(numeric->samples(), 2);
+    EXPECT_EQ(numeric->X(0, 0), 1.0);
+    // Only at the very start of the file: a mark inside a later line is an ordinary (bad) cell.
+    EXPECT_FALSE(loadCsv(write("bom-late.csv", "a,b\n1,2\n\xEF\xBB\xBF" "3,4\n")).ok());
+}
+
 TEST_F(Csv, NumericFirstRowIsDataUnlessToldOtherwise)
 {
     const auto path = write("d.csv", "1,2,3\n4,5,6\n");

@@ -6,9 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace dplab {
@@ -156,6 +160,62 @@ TEST_F(Folder, ACommitThatFailsHalfwayLeavesASetMarkedIncompleteWithoutManifest)
     ASSERT_TRUE(summary.ok());
     EXPECT_EQ((*summary)["incomplete"], true);
     EXPECT_EQ((*summary)["tag"], "new");
+}
+
+// A full disk during the commit: a child process with a file size limit (RLIMIT_FSIZE, the
+// unprivileged stand-in for a small file system; SIGXFSZ ignored so writes fail with EFBIG)
+// stages a new set, then commits with a limit that the staged files fit but the commit's own
+// write (the summary marked incomplete) does not. The commit fails and the previous complete
+// set is still there, manifest and all, byte for byte.
+TEST_F(Folder, AFullDiskDuringTheCommitKeepsThePreviousCompleteSet)
+{
+    {
+        auto f = OutputFolder::open(dir());
+        ASSERT_TRUE(f.ok());
+        stageSet(**f, "old", true);
+        ASSERT_TRUE((*f)->commit().ok());
+    }
+    const auto before = entries(dir());
+    std::map<std::string, std::string> contents;
+    for (const auto &name : before)
+        contents[name] = read(file(name));
+
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::signal(SIGXFSZ, SIG_IGN);
+        auto f = OutputFolder::open(dir());
+        if (!f.ok())
+            ::_exit(10);
+        const std::string summary = "{\"tag\": \"new\", \"padding\": \"" + std::string(200, 'x') + "\"}\n";
+        if (!(*f)->write("metrics.csv", "metrics new\n").ok() || !(*f)->write("summary.json", summary).ok()
+            || !(*f)->write("manifest.json", "{\"tag\": \"new\"}\n").ok())
+            ::_exit(11);
+        // Room for every staged file, not for the summary marked incomplete (it is longer).
+        const rlim_t limit = summary.size() + 4;
+        const struct rlimit rl{limit, limit};
+        if (::setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            ::_exit(12);
+        const Status s = (*f)->commit();
+        if (s.ok())
+            ::_exit(13);
+        ::_exit(s.error().message.find("File too large") != std::string::npos ? 0 : 14);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+    ASSERT_EQ(WEXITSTATUS(status), 0) << "10 open, 11 staging, 12 setrlimit, 13 commit succeeded, 14 other error";
+
+    EXPECT_EQ(entries(dir()), before);
+    for (const auto &name : before)
+        EXPECT_EQ(read(file(name)), contents[name]) << name;
+    EXPECT_EQ(read(file("manifest.json")), "{\"tag\": \"old\"}\n");
+    // The next commit (space again) replaces the set as usual.
+    auto f = OutputFolder::open(dir());
+    ASSERT_TRUE(f.ok());
+    stageSet(**f, "next", false);
+    ASSERT_TRUE((*f)->commit().ok());
+    EXPECT_EQ(read(file("manifest.json")), "{\"tag\": \"next\"}\n");
 }
 
 TEST_F(Folder, StagingLeftByAKilledProcessIsCleanedUp)

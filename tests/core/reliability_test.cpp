@@ -99,6 +99,37 @@ TEST(JsonReading, NumberBeyondDoubleRangeNamesThePath)
     EXPECT_NE(inArray.error().where.find("v.json:1:13: [2]"), std::string::npos) << inArray.error().toString();
 }
 
+TEST(JsonReading, ADuplicateKeyNamesTheSecondOccurrence)
+{
+    auto top = parseJson(R"({"iterations": 20, "seed": 1, "iterations": 5})", "e.json");
+    ASSERT_FALSE(top.ok());
+    EXPECT_EQ(top.error().code, ErrorCode::ParseError);
+    EXPECT_EQ(top.error().where, "e.json: iterations") << top.error().toString();
+    EXPECT_NE(top.error().message.find("duplicate key"), std::string::npos);
+    auto deep = parseJson(R"({"runs": [{"params": {"stepsize": 1}}, {"params": {"stepsize": 1, "stepsize": 1}}]})", "e.json");
+    ASSERT_FALSE(deep.ok());
+    EXPECT_EQ(deep.error().where, "e.json: runs[1].params.stepsize") << deep.error().toString(); // even with equal values
+    auto inArray = parseJson(R"([[1], {"a": 1, "b": {"c": 2}, "a": 3}])", "v.json");
+    ASSERT_FALSE(inArray.ok());
+    EXPECT_EQ(inArray.error().where, "v.json: [1].a") << inArray.error().toString();
+    // The same key in different objects, or after the object closed, is no duplicate.
+    auto ok = parseJson(R"({"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 1}, {"x": 2}], "x": 3})", "ok.json");
+    ASSERT_TRUE(ok.ok()) << ok.error().toString();
+    EXPECT_EQ((*ok)["b"]["x"], 2);
+    // Case matters: "A" and "a" are two keys.
+    EXPECT_TRUE(parseJson(R"({"a": 1, "A": 2})", "case.json").ok());
+    // Many distinct keys stay cheap (a set per object, not a scan).
+    std::string wide = "{";
+    for (int k = 0; k < 50000; ++k)
+        wide += (k ? ",\"k" : "\"k") + std::to_string(k) + "\": 0";
+    auto many = parseJson(wide + "}", "wide.json");
+    ASSERT_TRUE(many.ok());
+    EXPECT_EQ(many->size(), 50000u);
+    auto manyDup = parseJson(wide + ", \"k49999\": 1}", "wide.json");
+    ASSERT_FALSE(manyDup.ok());
+    EXPECT_EQ(manyDup.error().where, "wide.json: k49999");
+}
+
 TEST(JsonReading, SyntaxErrorsKeepLineAndColumn)
 {
     auto r = parseJson("{\n  \"a\": 1,,\n}", "b.json");

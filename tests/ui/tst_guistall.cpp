@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// How fluid the window stays while a run streams (issue goal: no GUI-thread stall ≥ 50 ms).
-// A watchdog timer on the GUI thread fires every 2 ms; the longest gap between two of its ticks
-// while a fast run streams into the live plots is the longest stall the user would feel. The
-// test REPORTS it (and the 99th percentile) — it does not assert on wall time (tests never do:
+// How fluid the window stays while a run streams (issue goal: no GUI-thread stall ≥ 50 ms) and
+// when it ends (goal: < 20 ms while the plots get every recorded row back and the results views
+// fill). A watchdog timer on the GUI thread fires every 2 ms; the longest gap between two of its
+// ticks is the longest stall the user would feel. The stream is measured from the start until the
+// first run stops streaming, the end from then until 1.5 s after RunController::finished. The
+// test REPORTS both (and the 99th percentile) — it does not assert on wall time (tests never do:
 // the machine may be loaded); it checks that the watchdog ran and the run delivered its data.
+// On a loaded machine a gap also holds the time the GUI thread waited for a core, so the test
+// also reports the GUI thread's own CPU time between two ticks (CLOCK_THREAD_CPUTIME_ID): the
+// work DPLab did in one go, whatever the load.
 #include "experimentdocument.h"
 #include "liveresults.h"
 #include "mainwindow.h"
@@ -21,6 +26,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <ctime>
 #include <vector>
 
 using namespace dplab;
@@ -70,16 +76,31 @@ void TestGuiStall::longestStallWhileStreaming()
     doc->setValue("/record_every", 1, QStringLiteral("every"));
 
     QElapsedTimer clock;
-    std::vector<double> gaps;
+    std::vector<double> gaps, endGaps, busy, endBusy;
     qint64 last = -1;
+    double lastCpu = 0.0;
+    auto threadCpuMs = [] {
+        timespec t{};
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+    };
+    bool ending = false; // a run stopped streaming: from here on the gaps are the end's
+    connect(window.liveResults(), &LiveResults::runStateChanged, this, [&](int point, int run) {
+        if (!window.liveResults()->isStreaming(point, run))
+            ending = true;
+    });
     QTimer watchdog;
     watchdog.setTimerType(Qt::PreciseTimer);
     watchdog.setInterval(2);
     connect(&watchdog, &QTimer::timeout, this, [&] {
         const qint64 now = clock.nsecsElapsed();
-        if (last >= 0)
-            gaps.push_back((now - last) / 1e6);
+        const double cpu = threadCpuMs();
+        if (last >= 0) {
+            (ending ? endGaps : gaps).push_back((now - last) / 1e6);
+            (ending ? endBusy : busy).push_back(cpu - lastCpu);
+        }
         last = now;
+        lastCpu = cpu;
     });
 
     QSignalSpy finished(window.runController(), &RunController::finished);
@@ -88,21 +109,33 @@ void TestGuiStall::longestStallWhileStreaming()
     window.startRun();
     QVERIFY2(window.lastRunError().isEmpty(), qPrintable(window.lastRunError()));
     QVERIFY(finished.wait(600000));
-    watchdog.stop();
     const double seconds = clock.nsecsElapsed() / 1e9;
+    // The end of the run: every plot's full-resolution reload and the results views, queued
+    // behind `finished`, happen in the next moments.
+    QTest::qWait(1500);
+    watchdog.stop();
 
     QVERIFY2(gaps.size() >= 10, "the watchdog timer did not run during the stream");
     QVERIFY(window.liveResults()->rowCount(0, 0) > 0);
     QVERIFY(window.plotPanel()->plot(PlotPanel::Consensus)->pointCount(0) > 0);
-    std::vector<double> sorted = gaps;
-    std::sort(sorted.begin(), sorted.end());
-    const double longest = sorted.back();
-    const double p99 = sorted[static_cast<std::size_t>(0.99 * static_cast<double>(sorted.size() - 1))];
-    qInfo("%s: %lld iterations × %d repetitions × %d runs streamed in %.2f s; GUI-thread stall: "
-          "longest %.1f ms, 99th percentile %.1f ms over %zu watchdog ticks (goal: < 50 ms; "
-          "reported, not asserted)",
+    QVERIFY2(endGaps.size() >= 10, "the watchdog timer did not run at the end of the run");
+    // Every plot has every row again once the run has ended.
+    QCOMPARE(window.plotPanel()->plot(PlotPanel::Consensus)->pointCount(0), window.liveResults()->rowCount(0, 0));
+    auto stats = [](std::vector<double> sorted) {
+        std::sort(sorted.begin(), sorted.end());
+        return std::pair(sorted.back(), sorted[static_cast<std::size_t>(0.99 * static_cast<double>(sorted.size() - 1))]);
+    };
+    const auto [longest, p99] = stats(gaps);
+    const auto [endLongest, endP99] = stats(endGaps);
+    const double busiest = stats(busy).first;
+    const double endBusiest = stats(endBusy).first;
+    qInfo("%s: %lld iterations × %d repetitions × %d runs streamed in %.2f s; GUI-thread stall while "
+          "streaming: longest %.1f ms, 99th percentile %.1f ms over %zu watchdog ticks (goal: < 50 ms); "
+          "when the run ends: longest %.1f ms, 99th percentile %.1f ms over %zu ticks (goal: < 20 ms); "
+          "GUI-thread CPU between two ticks at most %.1f ms streaming, %.1f ms at the end (reported, not "
+          "asserted)",
           qPrintable(preset), iterations, repetitions, window.liveResults()->runCount(), seconds, longest, p99,
-          gaps.size());
+          gaps.size(), endLongest, endP99, endGaps.size(), busiest, endBusiest);
     doc->undoStack()->setClean(); // no save prompt when the window goes
 }
 

@@ -134,6 +134,7 @@ private slots:
     void graphCanvasAcceptsDroppedFile();
     void f1ShowsRenderedHelp();
     void autosaveAndRecovery();
+    void recoveryOfferDialog();
     void presentationSizeScalesTogether();
     void fitsAt1280x720();
     void resetLayoutRestoresDocks();
@@ -352,6 +353,12 @@ void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort_data()
     QTest::newRow("huge sweep") << QStringLiteral("sweep.json") << QStringLiteral("at most 10000");
     QTest::newRow("huge explicit graph") << QStringLiteral("graph.json") << QStringLiteral("not connected");
     QTest::newRow("IDX header beyond its file") << QStringLiteral("idx.json") << QStringLiteral("the header declares");
+    // A key given twice: the file is refused with the CLI's line, naming the second occurrence.
+    QTest::newRow("duplicate key, top level") << QStringLiteral("dup-top.json") << QStringLiteral("dup-top.json: iterations: duplicate key");
+    QTest::newRow("duplicate key in a run") << QStringLiteral("dup-run.json") << QStringLiteral("dup-run.json: runs[0].algorithm: duplicate key");
+    QTest::newRow("duplicate key in the graph") << QStringLiteral("dup-graph.json") << QStringLiteral("dup-graph.json: graph.generator.nodes: duplicate key");
+    // A target ε of 0 loads (it is a document) and is refused by validation, saying what to write.
+    QTest::newRow("target epsilon 0") << QStringLiteral("eps0.json") << QStringLiteral("runs[0].privacy.epsilon: must be in (0, 1e+12], got 0; to leave it unset, delete \"epsilon\"");
 }
 
 void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort()
@@ -382,6 +389,10 @@ void TestMainWindow::hostileFilesGiveAnErrorNotAnAbort()
     write(QStringLiteral("images.idx"), QByteArray::fromHex("00000803 0000ea60 0000001c 0000001c"));
     write(QStringLiteral("labels.idx"), QByteArray::fromHex("00000801 0000ea60"));
     write(QStringLiteral("idx.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "online-softmax", "data": {"source": "idx", "images": "images.idx", "labels": "labels.idx"}}, "runs": [{"algorithm": "dgd"}], "iterations": 10})");
+    write(QStringLiteral("dup-top.json"), base + R"(, "iterations": 5})");
+    write(QStringLiteral("dup-run.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "dgd", "algorithm": "gradient-tracking"}]})");
+    write(QStringLiteral("dup-graph.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4, "nodes": 6}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "dgd"}]})");
+    write(QStringLiteral("eps0.json"), R"({"graph": {"generator": {"type": "ring", "nodes": 4}}, "problem": {"type": "quadratic", "dimension": 2}, "runs": [{"algorithm": "robust-dp-gt", "privacy": {"noise_s": 0.1, "noise_x": 0.1, "gradient_bound": 1, "epsilon": 0}}], "iterations": 10})");
     QVERIFY(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("fifo.json"))).constData(), 0600) == 0);
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.json")));
 
@@ -573,6 +584,76 @@ void TestMainWindow::autosaveAndRecovery()
     window.show();
     QVERIFY(window.close());
     QVERIFY(!ExperimentFiles::hasRecovery()); // a clean exit removes it
+}
+
+void TestMainWindow::recoveryOfferDialog()
+{
+    // The start-up question after a crash (ExperimentFiles::offerRecovery), in main()'s order:
+    // asked before anything is opened, answered as a user would. No discards the autosave and
+    // the default preset opens, Yes restores it, and a damaged autosave is reported.
+    auto crash = [](const std::string &name) {
+        ExperimentFiles::discardRecovery();
+        auto *crashed = new MainWindow;
+        QVERIFY(crashed->openPreset(MainWindow::defaultPreset()));
+        crashed->document()->setValue("/name", name, QStringLiteral("rename"));
+        QVERIFY(crashed->files()->autosave());
+        delete crashed; // no close: as after a crash
+        QVERIFY(ExperimentFiles::hasRecovery());
+    };
+
+    // No: the autosave is gone (not offered again) and the window opens what it would have.
+    crash("Declined work");
+    {
+        MainWindow window;
+        QString asked;
+        answerNextMessageBox(QMessageBox::No, &asked);
+        QVERIFY(!window.files()->offerRecovery());
+        QVERIFY2(asked.contains(QStringLiteral("“Declined work”")) && asked.contains(QStringLiteral("did not close normally")),
+                 qPrintable(QStringLiteral("asked: ") + asked));
+        QVERIFY(!ExperimentFiles::hasRecovery());
+        QVERIFY(!window.files()->offerRecovery()); // nothing left to offer: no dialog
+        QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+        QVERIFY(window.document()->value("/name").get<std::string>() != "Declined work");
+    }
+
+    // Yes: the unsaved experiment comes back, still unsaved and still recoverable; a clean exit
+    // removes the autosave.
+    crash("Recovered work");
+    {
+        MainWindow window;
+        QString asked;
+        answerNextMessageBox(QMessageBox::Yes, &asked);
+        QVERIFY(window.files()->offerRecovery());
+        QVERIFY2(asked.contains(QStringLiteral("“Recovered work”")), qPrintable(QStringLiteral("asked: ") + asked));
+        QCOMPARE(window.document()->value("/name").get<std::string>(), std::string("Recovered work"));
+        QVERIFY(window.document()->isModified());
+        QVERIFY(ExperimentFiles::hasRecovery());
+        window.document()->undoStack()->setClean();
+        window.show();
+        QVERIFY(window.close());
+        QVERIFY(!ExperimentFiles::hasRecovery());
+    }
+
+    // A damaged autosave (cut in half by the crash): still offered; Yes gives a warning that says
+    // it could not be restored, and the window goes on to open the default preset.
+    crash("Damaged work");
+    {
+        QFile file(ExperimentFiles::recoveryPath());
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QVERIFY(file.resize(file.size() / 2));
+        file.close();
+        MainWindow window;
+        QString asked;
+        answerNextMessageBox(QMessageBox::Yes, &asked);
+        QVERIFY(!window.files()->offerRecovery());
+        QVERIFY2(asked.contains(QStringLiteral("an experiment")), qPrintable(QStringLiteral("asked: ") + asked));
+        bool warned = false;
+        for (QMessageBox *box : window.findChildren<QMessageBox *>())
+            warned = warned || box->text().contains(QStringLiteral("Could not restore"));
+        QVERIFY(warned);
+        QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+        QVERIFY(!ExperimentFiles::hasRecovery()); // the new document replaced it
+    }
 }
 
 void TestMainWindow::presentationSizeScalesTogether()

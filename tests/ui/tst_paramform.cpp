@@ -44,10 +44,11 @@ void checkDescriptor(const std::string &what, const std::vector<ParamSpec> &allS
     form.setSpecs(specs);
     for (const ParamSpec &s : specs)
         QVERIFY2(form.editor(QString::fromStdString(s.key)), (what + ": no editor for " + s.key).c_str());
-    // Required parameters without a default cannot be resolved from the form alone.
+    // Required parameters without a default cannot be resolved from the form alone (an optional
+    // real, such as a target ε, resolves to "not set").
     bool allDefaults = true;
     for (const ParamSpec &s : specs)
-        allDefaults = allDefaults && !s.defaultValue.is_null();
+        allDefaults = allDefaults && (!s.defaultValue.is_null() || s.type == ParamType::Real);
     if (!allDefaults)
         return;
     auto fromForm = resolveParams(specs, form.values(), what);
@@ -70,6 +71,7 @@ private slots:
     void scheduleRoundTrip();
     void setValuesDoesNotEmit();
     void toolTipHasHelpRangeAndCondition();
+    void targetEpsilonIsAnExplicitCheckBox();
 };
 
 void TestParamForm::everyRegisteredDescriptorBuilds()
@@ -185,6 +187,54 @@ void TestParamForm::toolTipHasHelpRangeAndCondition()
     QVERIFY(tip.contains(QStringLiteral("(0, 1]")));
     QVERIFY(tip.contains(QStringLiteral("log scale")));
     QVERIFY(tip.contains(QStringLiteral("λ &lt; 1/L")));
+}
+
+void TestParamForm::targetEpsilonIsAnExplicitCheckBox()
+{
+    // No target is no key: the privacy form shows "calibrate to ε" unticked and writes no
+    // "epsilon"; ticking it writes the field's number (> 0), unticking removes the key again.
+    const AlgorithmDescriptor *algorithm = findAlgorithm("robust-dp-gt");
+    QVERIFY(algorithm);
+    ParamForm form;
+    form.setSpecs(algorithm->privacyParams);
+    QWidget *editor = form.editor(QStringLiteral("epsilon"));
+    QVERIFY(editor);
+    auto *check = editor->findChild<QCheckBox *>();
+    auto *box = editor->findChild<ScientificSpinBox *>();
+    QVERIFY(check && box);
+    QVERIFY(check->text().contains(QStringLiteral("calibrate to ε")));
+    QVERIFY(!check->isChecked());
+    QVERIFY(!box->isEnabled());
+    QVERIFY(!form.values().contains("epsilon"));
+    QVERIFY(box->minimum() > 0.0); // a target the field can show is a valid one
+
+    QSignalSpy edited(&form, &ParamForm::valueEdited);
+    check->setChecked(true);
+    QCOMPARE(edited.count(), 1);
+    QCOMPARE(edited.last().at(0).toString(), QStringLiteral("epsilon"));
+    QVERIFY(edited.last().at(1).value<Json>().get<double>() > 0.0);
+    QVERIFY(box->isEnabled());
+    box->setValue(2.5);
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json(2.5)));
+    QCOMPARE(form.values().at("epsilon").get<double>(), 2.5);
+    auto resolved = resolveParams(form.specs(), form.values(), "privacy");
+    QVERIFY2(resolved.ok(), resolved.ok() ? "" : resolved.error().toString().c_str());
+
+    check->setChecked(false);
+    QVERIFY(edited.last().at(1).value<Json>().is_null()); // the document removes the key
+    QVERIFY(!form.values().contains("epsilon"));
+    QVERIFY(!box->isEnabled());
+
+    // Shown from a document: a number ticks the box, no key (or null) unticks it; no signal.
+    const int before = edited.count();
+    form.setValues(Json{{"epsilon", 7.0}});
+    QVERIFY(check->isChecked());
+    QCOMPARE(box->value(), 7.0);
+    form.setValues(Json{{"epsilon", nullptr}});
+    QVERIFY(!check->isChecked());
+    form.setValues(Json::object());
+    QVERIFY(!check->isChecked());
+    QCOMPARE(edited.count(), before);
 }
 
 QTEST_MAIN(TestParamForm)

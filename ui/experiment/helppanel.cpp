@@ -44,7 +44,9 @@ QString paramsTable(const std::vector<ParamSpec> &specs)
             facts << HelpPanel::tr("range %1%2, %3%4")
                          .arg(spec.minExclusive ? QStringLiteral("(") : QStringLiteral("["), bound(spec.min),
                               bound(spec.max), QStringLiteral("]"));
-        if (!spec.defaultValue.is_null())
+        if (spec.type == ParamType::Real && spec.defaultValue.is_null())
+            facts << HelpPanel::tr("optional: absent = not set");
+        else if (!spec.defaultValue.is_null())
             facts << HelpPanel::tr("default %1")
                          .arg(spec.defaultValue.is_number() ? formatNumber(spec.defaultValue.get<double>())
                                                             : toQString(spec.defaultValue.dump()).toHtmlEscaped());

@@ -9,10 +9,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -21,6 +23,20 @@ namespace dplab {
 namespace {
 
 constexpr const char *kPerAgentProperty = "dplabPerAgentList";
+constexpr const char *kOptionalProperty = "dplabOptional";
+
+/** A Real spec without a default is optional in core (absent or null: not set). */
+bool isOptional(const ParamSpec &spec)
+{
+    return spec.type == ParamType::Real && spec.defaultValue.is_null();
+}
+
+/** The value an optional field shows while unset, so that ticking its box gives a valid number. */
+double unsetShownValue(const ParamSpec &spec)
+{
+    const double lo = spec.minExclusive ? std::nextafter(spec.min, spec.max) : spec.min;
+    return std::clamp(1.0, lo, spec.max);
+}
 
 QString rangeText(const ParamSpec &spec)
 {
@@ -121,6 +137,36 @@ QWidget *ParamForm::createEditor(const ParamSpec &spec, const Json &value)
         });
         return line;
     }
+    if (isOptional(spec)) {
+        // An explicit check box: unticked writes no key (null), ticked writes the field's number.
+        auto *row = new QWidget(this);
+        row->setProperty(kOptionalProperty, true);
+        auto *rowLayout = new QHBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        auto *check = new QCheckBox(spec.key == "epsilon" ? tr("calibrate to ε") : tr("set"), row);
+        check->setObjectName(QStringLiteral("optionalCheck"));
+        auto *box = new ScientificSpinBox(row);
+        box->setObjectName(QStringLiteral("optionalValue"));
+        const double lo = std::max(spec.min, -1e300);
+        const double hi = std::min(spec.max, 1e300);
+        // An exclusive minimum stays out of reach: the spin box rounds to its decimals (1e-323),
+        // where the smallest double above 0 would become 0, a value the key refuses.
+        box->setRange(spec.minExclusive ? std::max(std::nextafter(lo, hi), lo + 1e-300) : lo, hi);
+        box->setLogScale(spec.logScale);
+        box->setValue(unsetShownValue(spec));
+        rowLayout->addWidget(check);
+        rowLayout->addWidget(box, 1);
+        setEditorValue(spec, row, value);
+        connect(check, &QCheckBox::toggled, this, [edited, box](bool on) {
+            box->setEnabled(on);
+            edited(on ? Json(box->value()) : Json());
+        });
+        connect(box, &QDoubleSpinBox::valueChanged, this, [edited, check](double v) {
+            if (check->isChecked())
+                edited(Json(v));
+        });
+        return row;
+    }
     switch (spec.type) {
     case ParamType::Real: {
         auto *box = new ScientificSpinBox(this);
@@ -184,6 +230,17 @@ void ParamForm::setEditorValue(const ParamSpec &spec, QWidget *editor, const Jso
         static_cast<QLineEdit *>(editor)->setText(value.is_array() ? listText(value) : listText(Json::array({value})));
         return;
     }
+    if (editor->property(kOptionalProperty).toBool()) {
+        auto *check = editor->findChild<QCheckBox *>(QStringLiteral("optionalCheck"));
+        auto *box = editor->findChild<ScientificSpinBox *>(QStringLiteral("optionalValue"));
+        const QSignalBlocker blockCheck(check);
+        const QSignalBlocker blockBox(box);
+        check->setChecked(value.is_number());
+        if (value.is_number()) // unset: the field keeps the number shown last
+            box->setValue(value.get<double>());
+        box->setEnabled(value.is_number());
+        return;
+    }
     switch (spec.type) {
     case ParamType::Real:
         if (value.is_number())
@@ -229,6 +286,11 @@ Json ParamForm::editorValue(const ParamSpec &spec, QWidget *editor) const
                 list.push_back(v);
         }
         return list;
+    }
+    if (editor->property(kOptionalProperty).toBool()) {
+        if (!editor->findChild<QCheckBox *>(QStringLiteral("optionalCheck"))->isChecked())
+            return Json(); // not set: no key
+        return editor->findChild<ScientificSpinBox *>(QStringLiteral("optionalValue"))->value();
     }
     switch (spec.type) {
     case ParamType::Real:
@@ -277,7 +339,8 @@ Json ParamForm::values() const
     Json out = Json::object();
     for (const ParamSpec &spec : mSpecs)
         if (QWidget *editor = mEditors.value(toQString(spec.key)))
-            out[spec.key] = editorValue(spec, editor);
+            if (Json value = editorValue(spec, editor); !value.is_null() || !isOptional(spec))
+                out[spec.key] = std::move(value);
     return out;
 }
 

@@ -2,7 +2,9 @@
 //
 // ParamForm: a form generated from a descriptor's ParamSpecs (docs/architecture.md §2) — no algorithm,
 // compressor or generator is named in the UI. Each spec becomes one row:
-//   Real     → ScientificSpinBox (log-scale stepping when the spec says so)
+//   Real     → ScientificSpinBox (log-scale stepping when the spec says so); an optional Real
+//              (no default, e.g. a target ε) → a check box ("calibrate to ε") and the spin box:
+//              unticked, the key is not written (valueEdited with null removes it)
 //   Integer  → QSpinBox
 //   Bool     → QCheckBox
 //   Choice   → QComboBox

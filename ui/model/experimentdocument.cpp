@@ -81,7 +81,8 @@ Json carryOver(const std::vector<ParamSpec> &specs, const Json &old)
                 continue;
             }
         }
-        out[spec.key] = spec.defaultValue;
+        if (!spec.defaultValue.is_null()) // an optional value unset is no key
+            out[spec.key] = spec.defaultValue;
     }
     return out;
 }

@@ -8,11 +8,14 @@
 #include "textconvert.h"
 
 #include <QHelpEvent>
+#include <QList>
+#include <QPointer>
 #include <QTimer>
 #include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace dplab {
@@ -20,6 +23,53 @@ namespace dplab {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/** The plots' full-resolution reloads when runs stop, one per pass of the event loop: a timer
+ *  runs one step and returns, so input, timers and the replot the step queued are handled
+ *  before the next one. (One QTimer::singleShot(0) per plot and run was one posted event each,
+ *  and Qt delivers the posted events of a pass back to back: the plots reloaded in one long
+ *  stall of the GUI thread.) The first step waits kSettleMs, so that what the end of a run
+ *  redraws anyway (legends, statuses, the results views) is drawn from the light live lines,
+ *  not from every row of every plot at once. One queue for every plot, on the GUI thread. */
+class FullResolutionQueue : public QObject
+{
+public:
+    static FullResolutionQueue &instance()
+    {
+        static auto *queue = new FullResolutionQueue; // lives as long as the application
+        return *queue;
+    }
+    void add(MetricPlot *plot, std::function<void()> step)
+    {
+        mSteps.push_back({QPointer<MetricPlot>(plot), std::move(step)});
+        if (!mTimer.isActive())
+            mTimer.start(kSettleMs);
+    }
+
+private:
+    static constexpr int kSettleMs = 100;
+    FullResolutionQueue()
+    {
+        connect(&mTimer, &QTimer::timeout, this, [this] {
+            mTimer.setInterval(0); // the next steps: one per pass
+            while (!mSteps.isEmpty()) {
+                const Step step = mSteps.takeFirst();
+                if (step.plot) { // a plot deleted meanwhile has nothing to reload
+                    step.work();
+                    break;
+                }
+            }
+            if (mSteps.isEmpty())
+                mTimer.stop();
+        });
+    }
+    struct Step {
+        QPointer<MetricPlot> plot;
+        std::function<void()> work;
+    };
+    QList<Step> mSteps;
+    QTimer mTimer;
+};
 
 } // namespace
 
@@ -78,17 +128,27 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
         mSinceReplot.restart();
         replot(rpQueuedReplot);
     });
-    connect(results, &LiveResults::runStateChanged, this, [this](int point, int run) {
-        // A run that stops streaming gets its full resolution back — in an event of its own, so
-        // the plots reload one after another instead of in one long step.
-        QTimer::singleShot(0, this, [this, point, run] {
-            if (point != mPoint || run < 0 || run >= mRuns.size() || mRuns[run].stride == 1 || streaming(run))
+    connect(results, &LiveResults::runStateChanged, this, [this](int point, int) {
+        // Runs that stopped streaming get their full resolution back once no run of the plot
+        // is running any more (a finished run at full resolution would make every live redraw
+        // of the others scan all its rows), one run per step of the shared queue.
+        if (point != mPoint)
+            return;
+        for (int r = 0; r < mRuns.size(); ++r)
+            if (mResults->runState(mPoint, r) == LiveResults::RunState::Running)
                 return;
-            appendRows(run);
-            if (mFollow)
-                autoRange();
-            replot(rpQueuedReplot);
-        });
+        for (int r = 0; r < mRuns.size(); ++r) {
+            if (mRuns[r].stride == 1)
+                continue;
+            FullResolutionQueue::instance().add(this, [this, point, r] {
+                if (point != mPoint || r >= mRuns.size() || mRuns[r].stride == 1 || streaming(r))
+                    return;
+                appendRows(r);
+                if (mFollow)
+                    autoRange();
+                replot(rpQueuedReplot);
+            });
+        }
     });
     connect(results, &LiveResults::seriesReset, this, [this](int point) {
         if (point == mPoint)
@@ -225,6 +285,7 @@ void MetricPlot::rebuild()
 {
     clearGraphs();
     mRuns.clear();
+    mValueRanges.clear();
     const int runs = mResults->runCount();
     for (int r = 0; r < runs; ++r) {
         RunGraphs g;
@@ -334,6 +395,7 @@ QVector<QCPGraph *> MetricPlot::graphsOf(const RunGraphs &g)
 void MetricPlot::thin(RunGraphs &g)
 {
     // Point j of every graph of the run is row j·stride: keeping the even points doubles it.
+    forgetRanges(g);
     g.stride *= 2;
     for (QCPGraph *graph : graphsOf(g)) {
         const auto data = graph->data();
@@ -350,6 +412,7 @@ void MetricPlot::appendRows(int run)
     RunGraphs &g = mRuns[run];
     if (g.stride > 1 && !streaming(run)) {
         // The run has stopped: redraw it from every recorded row.
+        forgetRanges(g);
         for (QCPGraph *graph : graphsOf(g))
             graph->data()->clear();
         g.rows = g.agentRows = g.alternativeRows = 0;
@@ -514,7 +577,7 @@ void MetricPlot::autoRange()
                 keys = foundKeys ? QCPRange(std::min(keys.lower, k.lower), std::max(keys.upper, k.upper)) : k;
                 foundKeys = true;
             }
-            const QCPRange v = graph->getValueRange(ok, domain);
+            const QCPRange v = valueRangeOf(graph, domain, ok);
             if (ok) {
                 values = foundValues ? QCPRange(std::min(values.lower, v.lower), std::max(values.upper, v.upper)) : v;
                 foundValues = true;
@@ -537,6 +600,32 @@ void MetricPlot::autoRange()
             yAxis->setRange(QCPRange(values.lower - pad, values.upper + pad));
         }
     }
+}
+
+QCPRange MetricPlot::valueRangeOf(const QCPGraph *graph, QCP::SignDomain domain, bool &found)
+{
+    RangeCache &cache = mValueRanges[graph];
+    const auto data = graph->data();
+    if (cache.domain != domain || data->size() < cache.count)
+        cache = RangeCache{0, false, QCPRange(), domain};
+    // The points past `count` are the ones appended since (appends keep the key order; a graph
+    // whose points are replaced is forgotten first). Same rule as QCPDataContainer::valueRange.
+    for (auto it = data->constBegin() + cache.count; it != data->constEnd(); ++it) {
+        const double v = it->value;
+        if (std::isnan(v) || (domain == QCP::sdPositive && !(v > 0)) || (domain == QCP::sdNegative && !(v < 0)))
+            continue;
+        cache.range = cache.found ? QCPRange(std::min(cache.range.lower, v), std::max(cache.range.upper, v)) : QCPRange(v, v);
+        cache.found = true;
+    }
+    cache.count = data->size();
+    found = cache.found;
+    return cache.range;
+}
+
+void MetricPlot::forgetRanges(const RunGraphs &g)
+{
+    for (const QCPGraph *graph : graphsOf(g))
+        mValueRanges.remove(graph);
 }
 
 void MetricPlot::resetView()

@@ -14,6 +14,7 @@
 
 #include <QColor>
 #include <QElapsedTimer>
+#include <QHash>
 #include <QTimer>
 #include <QVector>
 
@@ -55,7 +56,8 @@ public:
     void setAbsentText(const QString &text);
     /** While a run streams, each of its lines holds at most this many points: every
      *  stride-th recorded row, the stride doubling as rows arrive, so appending and redrawing
-     *  cost the same at any run length. When the run stops, every row is drawn. */
+     *  cost the same at any run length. When no run of the plot is running any more, every
+     *  row is drawn again, one run per pass of the event loop (the window answers between). */
     static constexpr int kLivePoints = 2000;
     /** While rows stream in, the plot redraws at most this often (milliseconds). */
     static constexpr int kLiveReplotMs = 100;
@@ -91,12 +93,18 @@ private:
         int stride = 1; ///< rows drawn: every stride-th (see kLivePoints)
     };
 
+    /** A graph's value range in `domain`, from a cache that scans only the points appended
+     *  since the last call (QCPGraph::getValueRange scans every point, every time: with a
+     *  finished run at full resolution that was most of the GUI thread's time at a run's end). */
+    QCPRange valueRangeOf(const QCPGraph *graph, QCP::SignDomain domain, bool &found);
+    /** Forgets the cached ranges of the run's graphs (their points were replaced, not appended). */
+    void forgetRanges(const RunGraphs &g);
     void onRowsAppended(int point, int run, int from);
     void appendRows(int run);
     void appendMeanRows(int run);
     bool streaming(int run) const;
     static QVector<QCPGraph *> graphsOf(const RunGraphs &g);
-    static void thin(RunGraphs &g);
+    void thin(RunGraphs &g);
     void appendAgentRows(int run);
     void appendAlternativeRows(int run);
     void updateLegend();
@@ -121,6 +129,13 @@ private:
     QString mLegendTip;        ///< full run names (legend entries may be elided)
     bool mReadoutShown = false; ///< the hover read-out of a point is showing
     QCPTextElement *mSubtitle = nullptr;
+    struct RangeCache {
+        int count = 0;      ///< points scanned
+        bool found = false; ///< any point in the domain among them
+        QCPRange range;
+        QCP::SignDomain domain = QCP::sdBoth;
+    };
+    QHash<const QCPGraph *, RangeCache> mValueRanges;
     QTimer mLiveReplot;        ///< the next redraw while rows stream in
     QElapsedTimer mSinceReplot;
 };

@@ -5,8 +5,8 @@
 //
 // Reading is defensive: only regular files are read (a folder, FIFO, socket or device such as
 // /dev/zero is refused before it is opened), files above a size limit are refused before they are
-// read, and JSON nesting deeper than kMaxJsonDepth or a number outside the range of a double is a
-// ParseError naming the file, line, column and JSON path (no recursion on hostile depth later).
+// read, and JSON nesting deeper than kMaxJsonDepth, a number outside the range of a double or a key
+// given twice in one object is a ParseError naming the file and JSON path (line, column if known).
 //
 // Threading: pure functions; concurrent writes to the same path are the caller's problem.
 #pragma once
@@ -38,7 +38,7 @@ Result<std::string> readFile(const std::string &path, std::uint64_t maxBytes = k
 
 /** Parses JSON text; a syntax error gives where = "<name>:<line>:<column>", nesting deeper than
  *  kMaxJsonDepth or a number beyond ±1.8e308 gives where = "<name>:<line>:<column>: <JSON path>".
- *  Never throws. */
+ *  A key given twice in one object gives where = "<name>: <JSON path of the second>". Never throws. */
 Result<Json> parseJson(const std::string &text, const std::string &name);
 
 /** readFile + parseJson. */

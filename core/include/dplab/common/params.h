@@ -6,7 +6,7 @@
 //
 // Parameter values travel as nlohmann::json objects. `resolveParams` validates a user's object
 // against the specs (unknown key, wrong type, out of range, NaN: each an Error naming the JSON
-// path) and returns the object with every default filled in.
+// path) and returns the object with every default filled in (an optional Real unset: null).
 //
 // Threading: plain data and pure functions.
 #pragma once
@@ -39,7 +39,7 @@ struct ParamSpec {
     std::string unit;  ///< e.g. "" or "iterations"
     std::string help;  ///< tooltip / report sentence; say what it does and its paper symbol
     ParamType type = ParamType::Real;
-    Json defaultValue;          ///< value filled in when the key is absent (null = required)
+    Json defaultValue;          ///< filled in when absent (null: required; a null Real is optional)
     double min = -1e300;        ///< inclusive lower bound (Real, Integer, schedule scale)
     double max = 1e300;         ///< inclusive upper bound
     bool minExclusive = false;  ///< min is exclusive (e.g. step > 0)

@@ -9,8 +9,10 @@
 //   creates a hidden staging folder inside it, which proves the folder is writable before any
 //   work is done. Staging folders of killed processes are removed.
 // - write() puts a file into the staging folder; nothing in the folder itself changes yet.
-// - commit() installs the staged files. Replacing a set: the old manifest.json goes first, then
-//   summary.json is replaced by the new summary marked `"incomplete": true`, then every other
+// - commit() installs the staged files. Replacing a set: the new summary marked `"incomplete":
+//   true` is written into the staging folder (the commit's only write: a full disk stops it
+//   here, with the previous set complete), then the old manifest.json goes, then that summary
+//   is renamed over summary.json, then every other
 //   file is renamed in and the outputs of a previous experiment that the new set lacks
 //   (sweep.csv, trace.csv, report.*, …) are removed, then the final summary.json and the
 //   manifest.json are renamed in, last. A process killed at any point leaves either the old
