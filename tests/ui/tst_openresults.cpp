@@ -18,7 +18,14 @@
 #include "dplab/engine/runner.h"
 #include "dplab/engine/writers.h"
 
+#include "rememberedfolder.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QPushButton>
 #include <QStandardPaths>
+#include <QTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -64,6 +71,7 @@ private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
     void showsARunWithoutRunning();
     void refusesShardsAndIncompleteSets();
+    void openResultsRemembersItsFolderAndNeedsOneClick();
 };
 
 void TestOpenResults::showsARunWithoutRunning()
@@ -134,6 +142,49 @@ void TestOpenResults::refusesShardsAndIncompleteSets()
     QFile::remove(plain + QStringLiteral("/manifest.json"));
     QVERIFY(!w.loadResults(plain, &error));
     QVERIFY2(error.contains(QStringLiteral("no manifest.json")), qPrintable(error));
+}
+
+void TestOpenResults::openResultsRemembersItsFolderAndNeedsOneClick()
+{
+    // Open Results started in $HOME every time (other dialogs shared one folder or none) and
+    // needed Choose clicked twice.
+    QTemporaryDir tmp;
+    const auto experiment = sweepExperiment();
+    const QString parent = tmp.filePath(QStringLiteral("results"));
+    const QString folder = parent + QStringLiteral("/run-a");
+    QVERIFY(writeRunOutputs(folder.toStdString(), *experiment, *run(*experiment, {}), false).ok());
+    rememberFolder(QStringLiteral("results"), parent);
+    rememberFolder(QStringLiteral("graph"), tmp.path());
+    QCOMPARE(rememberedFolder(QStringLiteral("results")), QFileInfo(parent).absoluteFilePath());
+    QCOMPARE(rememberedFolder(QStringLiteral("graph")), QFileInfo(tmp.path()).absoluteFilePath());
+    QCOMPARE(rememberedFolder(QStringLiteral("plots-never-used")), QDir::homePath());
+    MainWindow w;
+    QString started;
+    int clicks = 0;
+    QTimer timer;
+    timer.setInterval(50);
+    connect(&timer, &QTimer::timeout, &w, [&] {
+        auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        if (started.isEmpty())
+            started = dialog->directory().absolutePath();
+        dialog->selectFile(folder); // the results folder highlighted in its parent
+        ++clicks;
+        for (QDialogButtonBox *box : dialog->findChildren<QDialogButtonBox *>())
+            if (QPushButton *open = box->button(QDialogButtonBox::Open))
+                open->click();
+        if (clicks > 3)
+            dialog->reject();
+    });
+    timer.start();
+    w.openResults();
+    timer.stop();
+    QCOMPARE(started, QFileInfo(parent).absoluteFilePath());
+    QCOMPARE(clicks, 1);
+    QCOMPARE(w.document()->toJson()["sweep"]["values"].size(), std::size_t(3));
+    QVERIFY(w.comparisonView()->panelCount() > 0);
+    QCOMPARE(rememberedFolder(QStringLiteral("results")), QFileInfo(parent).absoluteFilePath());
 }
 
 QTEST_MAIN(TestOpenResults)
