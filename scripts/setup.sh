@@ -14,7 +14,11 @@ DPLAB_PACKAGES=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
     libeigen3-dev nlohmann-json3-dev zlib1g-dev libssl-dev libgtest-dev libbenchmark-dev
     cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist ccache
+    fonts-droid-fallback fonts-symbola
 )
+# fonts-droid-fallback (CJK: Chinese, Japanese, Korean; 1.8 MB) and fonts-symbola (emoji as
+# outlines, 1.3 MB) let run labels in any script print in the PDF report, which embeds them
+# (fonts-noto-cjk would be 57 MB; colour-bitmap emoji fonts do not embed as outlines).
 
 # Only for the fuzzers (scripts/fuzz.sh, -DDPLAB_FUZZ=ON): libFuzzer comes with clang.
 DPLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

@@ -12,6 +12,7 @@
 #include "dplab/algo/algorithm.h"
 #include "dplab/common/files.h"
 #include "dplab/common/limits.h"
+#include "dplab/common/numberformat.h"
 #include "dplab/compress/compressor.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/messagescsv.h"
@@ -25,7 +26,9 @@
 #include "dplab/problem/problem.h"
 #include "dplab/teaching/theory.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <cstdio>
 #include <iostream>
@@ -842,20 +845,32 @@ int commandGraph(int argc, char **argv)
             std::cout << "\n";
         }
         const Json &f = block.at("facts");
+        const double scale = std::max(1.0, f.at("spectral_radius").get<double>());
         std::cout << "  row-stochastic " << (f.at("row_stochastic").get<bool>() ? "yes" : "no") << ", column-stochastic "
                   << (f.at("column_stochastic").get<bool>() ? "yes" : "no") << ", symmetric "
                   << (f.at("symmetric").get<bool>() ? "yes" : "no") << ", PSD " << (f.at("psd").get<bool>() ? "yes" : "no")
                   << "\n  spectral radius " << f.at("spectral_radius").get<double>() << ", sigma2 "
-                  << f.at("sigma2").get<double>() << ", spectral gap " << f.at("spectral_gap").get<double>()
-                  << ", rho(W - 11^T/n) " << f.at("consensus_rate").get<double>() << "\n";
+                  << formatRounded(f.at("sigma2").get<double>(), 6, scale) << ", spectral gap "
+                  << formatRounded(f.at("spectral_gap").get<double>(), 6, scale) << ", rho(W - 11^T/n) "
+                  << formatRounded(f.at("consensus_rate").get<double>(), 6, scale) << "\n";
+    };
+    // The text is for people: round-off shows as 0 (the --json output keeps every digit).
+    auto vectorText = [](const Json &v) {
+        double scale = 0.0;
+        for (const Json &x : v)
+            scale = std::max(scale, std::fabs(x.get<double>()));
+        std::string text = "[";
+        for (const Json &x : v)
+            text += (text.size() > 1 ? "," : "") + formatRounded(x.get<double>(), 6, scale);
+        return text + "]";
     };
     if (out.contains("weights")) {
         printMatrix("W", out.at("weights"));
     } else {
         printMatrix("R", out.at("row"));
-        std::cout << "  left Perron vector " << out.at("row").at("left_perron_vector").dump() << "\n";
+        std::cout << "  left Perron vector " << vectorText(out.at("row").at("left_perron_vector")) << "\n";
         printMatrix("C", out.at("column"));
-        std::cout << "  right Perron vector " << out.at("column").at("right_perron_vector").dump() << "\n";
+        std::cout << "  right Perron vector " << vectorText(out.at("column").at("right_perron_vector")) << "\n";
     }
     return Success;
 }

@@ -3,6 +3,7 @@
 
 #include "dplab/common/files.h"
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/runlabel.h"
 #include "dplab/graph/analysis.h"
 #include "dplab/graph/generators.h"
 #include "dplab/graph/weights.h"
@@ -264,10 +265,8 @@ Result<RunSpec> parseRun(const Json &r, std::size_t index, const Experiment &e, 
     if (!label)
         return label.error();
     run.label = *label;
-    if (run.label.empty() || run.label.find_first_of(",\"\n") != std::string::npos
-        || std::any_of(run.label.begin(), run.label.end(),
-                       [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
-        return Error::invalid(joinPath(path, "label"), "must be non-empty and contain no comma, quote, newline or other control character");
+    if (const std::string problem = runLabelProblem(run.label); !problem.empty())
+        return Error::invalid(joinPath(path, "label"), problem);
     if (!r.contains("algorithm") || !r.at("algorithm").is_string())
         return Error::invalid(joinPath(path, "algorithm"), "is required (a registry id; see `dplab-cli list algorithms`)");
     const std::string id = r.at("algorithm").get<std::string>();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/report.h"
 
+#include "dplab/common/numberformat.h"
+
 #include "dplab/compress/compressor.h"
 #include "dplab/engine/writers.h"
 #include "dplab/graph/analysis.h"
@@ -267,8 +269,9 @@ Row weightFactsRow(const std::string &runs, const std::string &what, const Eigen
     props += f.symmetric ? ", symmetric" : "";
     if (f.symmetric)
         props += f.psd ? ", PSD" : ", not PSD";
-    return {runs, what, props, formatSignificant(f.sigma2, 4), formatSignificant(f.spectralGap, 4),
-            formatSignificant(f.consensusRate, 4)};
+    const double scale = std::max(1.0, f.spectralRadius); // round-off of σ₂ = 1e-16 is 0
+    return {runs, what, props, formatRounded(f.sigma2, 4, scale), formatRounded(f.spectralGap, 4, scale),
+            formatRounded(f.consensusRate, 4, scale)};
 }
 
 std::string imageHtml(const ReportImage &image)

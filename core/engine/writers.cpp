@@ -3,6 +3,7 @@
 
 #include "dplab/common/csv.h"
 #include "dplab/common/files.h"
+#include "dplab/common/stats.h"
 #include "dplab/engine/metrics.h"
 #include "dplab/engine/outputfolder.h"
 #include "dplab/engine/results.h"
@@ -60,21 +61,13 @@ using Stats = MetricStats;
 
 Stats stats(const std::vector<double> &values)
 {
+    const MeanStd m = meanStd(values.data(), values.size());
     Stats s;
-    double sum = 0;
-    for (double v : values)
-        if (!std::isnan(v)) {
-            sum += v;
-            ++s.count;
-        }
+    s.count = m.count;
     if (s.count == 0)
         return s;
-    s.mean = sum / s.count;
-    double sq = 0;
-    for (double v : values)
-        if (!std::isnan(v))
-            sq += (v - s.mean) * (v - s.mean);
-    s.std = s.count > 1 ? std::sqrt(sq / (s.count - 1)) : 0.0;
+    s.mean = m.mean;
+    s.std = m.std;
     return s;
 }
 

@@ -11,6 +11,7 @@
 #include "dplab/common/limits.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <limits>
 #include <set>
 
@@ -78,10 +79,21 @@ void Problem::crossValues(const Eigen::Ref<const Eigen::MatrixXd> &X, Eigen::Ref
     }
 }
 
+// $DPLAB_RESOURCES if set, else <prefix>/share/dplab next to an installed program (cmake
+// --install: <prefix>/bin/dplab → DPLAB_RESOURCES_FROM_BIN), else the source tree's resources/.
 std::string resourceDir()
 {
     if (const char *env = std::getenv("DPLAB_RESOURCES"); env && *env)
         return env;
+    // An installed program: <prefix>/bin/dplab → <prefix>/share/dplab (cmake --install).
+    std::error_code error;
+    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        const std::filesystem::path installed = (exe.parent_path() / DPLAB_RESOURCES_FROM_BIN).lexically_normal();
+        if (std::filesystem::is_directory(installed / "presets", error)
+            && std::filesystem::is_directory(installed / "data", error))
+            return installed.string();
+    }
     return DPLAB_SOURCE_RESOURCES;
 }
 

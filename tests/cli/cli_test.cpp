@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <functional>
 
 #include <grp.h>
@@ -162,6 +163,19 @@ TEST(CliList, JsonListsAreParseable)
         }
     }
     EXPECT_EQ(runCli("list nonsense").exitCode, 2);
+}
+
+TEST(CliGraph, RoundOffPrintsAsZero)
+{
+    // A complete graph printed sigma2 1.1e-16 and its Perron vectors entries such as -6.9e-17.
+    const auto r = runCli("graph --generator complete --nodes 6 --weights metropolis");
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("sigma2 0, spectral gap 1, rho(W - 11^T/n) 0"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("e-1"), std::string::npos) << r.out;
+    // --json keeps every digit.
+    const auto json = runCli("graph --generator complete --nodes 6 --weights metropolis --json");
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    EXPECT_LT(std::abs(Json::parse(json.out)["weights"]["facts"]["sigma2"].get<double>()), 1e-12);
 }
 
 TEST(CliGraph, RingOfFourMetropolisFacts)

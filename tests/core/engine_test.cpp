@@ -3,6 +3,8 @@
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/metrics.h"
 #include "dplab/engine/runner.h"
+#include "dplab/engine/runlabel.h"
+#include "dplab/algo/algorithm.h"
 #include "dplab/engine/writers.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <limits>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -94,6 +97,75 @@ TEST(Experiment, AbsentRecordEveryStaysAbsentSoTheCadenceFollowsTheIterations)
     doc.erase("sweep");
     doc["record_every"] = 7;
     EXPECT_EQ(parse(doc).resolved.at("record_every"), 7);
+}
+
+TEST(Experiment, LabelsAreAnyTextButControlCharacters)
+{
+    for (const std::string label : {"A, B", "say \"hi\"", "日本語 🚀", "x;y|z", "שלום"}) {
+        Json doc = experimentJson();
+        doc["runs"][0]["label"] = label;
+        EXPECT_TRUE(parseExperiment(doc, ".").ok()) << label;
+        EXPECT_EQ(runLabelProblem(label), "") << label;
+    }
+    for (const std::string label : {std::string(), std::string("a\nb"), std::string("tab\there"), std::string("nul\0x", 5),
+                                    std::string("del\x7f"), std::string("c1\xc2\x85")}) {
+        Json doc = experimentJson();
+        doc["runs"][0]["label"] = label;
+        const auto e = parseExperiment(doc, ".");
+        ASSERT_FALSE(e.ok()) << label;
+        EXPECT_NE(e.error().toString().find("runs[0].label"), std::string::npos) << e.error().toString();
+    }
+}
+
+TEST(Experiment, DefaultRunLabelsAreValidAndShortForEveryAlgorithm)
+{
+    std::set<std::string> seen;
+    for (const AlgorithmDescriptor &a : algorithmRegistry()) {
+        const std::string label = defaultRunLabel(a);
+        EXPECT_EQ(runLabelProblem(label), "") << a.id << ": " << label;
+        EXPECT_LE(label.size(), 4 * kDefaultRunLabelMax) << a.id;
+        std::size_t chars = 0;
+        for (char c : label)
+            chars += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+        EXPECT_LE(chars, kDefaultRunLabelMax) << a.id << ": " << label;
+        EXPECT_EQ(label.find_first_of("(),"), std::string::npos) << a.id << ": " << label;
+        EXPECT_TRUE(seen.insert(label).second) << "two algorithms share the default label " << label;
+        // The validator accepts it as the label of a run.
+        Json doc = experimentJson();
+        doc["runs"][0]["label"] = label;
+        EXPECT_TRUE(parseExperiment(doc, ".").ok()) << a.id << ": " << label;
+    }
+    AlgorithmDescriptor made;
+    made.id = "x";
+    made.name = "An extraordinarily long algorithm name that goes on and on (with, commas)";
+    EXPECT_EQ(defaultRunLabel(made), "An extraordinarily long");
+    made.name = "\"quoted\" name";
+    EXPECT_EQ(defaultRunLabel(made), "\"quoted\" name");
+    made.name = "(";
+    EXPECT_EQ(defaultRunLabel(made), "x");
+}
+
+TEST(Runner, OptimalityGapRecordsRoundOffAsZero)
+{
+    // A converged run printed gaps such as −5.55e-18: F(x̄) − F* below the round-off of F.
+    Json doc = experimentJson();
+    doc["iterations"] = 3000;
+    doc["repetitions"] = 1;
+    const Experiment e = parse(doc);
+    auto r = Runner().run(e);
+    ASSERT_TRUE(r.ok());
+    const double fStar = r->points[0].reference->value;
+    const double roundOff = 64 * std::numeric_limits<double>::epsilon() * std::fabs(fStar);
+    const auto &run = r->points[0].runs[0];
+    ASSERT_EQ(run.metricNames[2], "optimality_gap");
+    int zeros = 0;
+    for (const auto &row : run.repetitions[0].values) {
+        const double gap = row[2];
+        EXPECT_TRUE(gap == 0.0 || std::fabs(gap) > roundOff) << gap;
+        EXPECT_FALSE(std::signbit(gap) && gap == 0.0);
+        zeros += gap == 0.0;
+    }
+    EXPECT_GT(zeros, 0); // converged to the reference within round-off
 }
 
 TEST(Runner, ResultsDoNotDependOnThreadCount)

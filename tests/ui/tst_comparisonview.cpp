@@ -12,6 +12,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -23,6 +24,7 @@ class TestComparisonView : public QObject
 
 private slots:
     void panelsPerRunWithSharedAxes();
+    void sweepSelectorShowsTheValue();
 };
 
 void TestComparisonView::panelsPerRunWithSharedAxes()
@@ -56,6 +58,37 @@ void TestComparisonView::panelsPerRunWithSharedAxes()
     rects[0]->axis(QCPAxis::atBottom)->setRange(5, 15);
     QCOMPARE(rects[1]->axis(QCPAxis::atBottom)->range(), QCPRange(5, 15));
     QCOMPARE(view.table()->rowCount(), 2);
+}
+
+void TestComparisonView::sweepSelectorShowsTheValue()
+{
+    // The sweep point selector showed "runs[*].privacy.q = 0.1" for 0.18, cut by its width.
+    Json doc;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
+    doc["iterations"] = 10;
+    doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.018, 0.05}}};
+    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().toString().c_str());
+    LiveResults live;
+    ComparisonView view(&live);
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    live.reset(*parsed);
+    QComboBox *point = nullptr;
+    for (QComboBox *box : view.findChildren<QComboBox *>())
+        if (box->count() == 2 && box->itemText(0).contains(QLatin1Char('=')))
+            point = box;
+    QVERIFY(point);
+    QVERIFY(point->isVisible());
+    QCOMPARE(point->itemText(0), QStringLiteral("stepsize = 0.018"));
+    QVERIFY(point->itemData(0, Qt::ToolTipRole).toString().contains(QStringLiteral("runs[*].params.stepsize")));
+    // Wide enough for its longest item: nothing is cut.
+    QCoreApplication::processEvents();
+    for (int i = 0; i < point->count(); ++i)
+        QVERIFY2(point->fontMetrics().horizontalAdvance(point->itemText(i)) < point->width() - 8,
+                 qPrintable(QStringLiteral("%1 in %2 px").arg(point->itemText(i)).arg(point->width())));
 }
 
 QTEST_MAIN(TestComparisonView)

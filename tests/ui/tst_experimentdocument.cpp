@@ -8,6 +8,8 @@
 #include "presetlibrary.h"
 
 #include "dplab/common/files.h"
+#include "dplab/engine/runlabel.h"
+#include "dplab/algo/algorithm.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -48,6 +50,7 @@ private slots:
     void opensInvalidGraphWithWarning();
     void rejectsMalformedJson();
     void defaultLabelFollowsAlgorithm();
+    void automaticLabelsValidateForEveryAlgorithm();
 };
 
 void TestExperimentDocument::loadsDefaultPreset()
@@ -149,8 +152,11 @@ void TestExperimentDocument::renameValidates()
     QString error;
     QVERIFY(doc.loadJson(defaultPreset(), PresetLibrary::baseDir(), QString(), &error));
     const Json other = doc.run(1).at("label");
-    QVERIFY(!doc.renameRun(0, QStringLiteral("a,b"), &error));
-    QVERIFY(error.contains(QStringLiteral("comma")));
+    // Commas, quotes and non-Latin text are fine (the CSV writers quote them); control characters are not.
+    QVERIFY2(doc.renameRun(0, QStringLiteral("a, \"b\" 日本"), &error), qPrintable(error));
+    QVERIFY(doc.validate().ok());
+    QVERIFY(!doc.renameRun(0, QStringLiteral("a\tb"), &error));
+    QVERIFY2(error.contains(QStringLiteral("control")), qPrintable(error));
     QVERIFY(!doc.renameRun(0, QStringLiteral("  "), &error));
     QVERIFY(!doc.renameRun(0, QString::fromStdString(other.get<std::string>()), &error));
     QVERIFY(doc.renameRun(0, QStringLiteral("  Baseline "), &error));
@@ -311,16 +317,40 @@ void TestExperimentDocument::defaultLabelFollowsAlgorithm()
         if (a.id != from && a.graphKind == findAlgorithm(from)->graphKind && !a.needsOnline)
             target = &a;
     QVERIFY(target);
-    QCOMPARE(d.run(added).at("label").get<std::string>(), findAlgorithm(from)->name);
+    QCOMPARE(d.run(added).at("label").get<std::string>(), defaultRunLabel(*findAlgorithm(from)));
     d.setRunAlgorithm(added, target->id);
-    QCOMPARE(d.run(added).at("label").get<std::string>(), target->name);
+    QCOMPARE(d.run(added).at("label").get<std::string>(), defaultRunLabel(*target));
     // One undo step restores both.
     d.undoStack()->undo();
-    QCOMPARE(d.run(added).at("label").get<std::string>(), findAlgorithm(from)->name);
+    QCOMPARE(d.run(added).at("label").get<std::string>(), defaultRunLabel(*findAlgorithm(from)));
+    // A file written with the algorithm's full name as label still follows.
+    d.setValue("/runs/" + std::to_string(added) + "/label", findAlgorithm(from)->name, QStringLiteral("edit"));
+    d.setRunAlgorithm(added, target->id);
+    QCOMPARE(d.run(added).at("label").get<std::string>(), defaultRunLabel(*target));
     // A typed label stays.
     const std::string typed = d.run(0).at("label").get<std::string>();
     d.setRunAlgorithm(0, target->id);
     QCOMPARE(d.run(0).at("label").get<std::string>(), typed);
+}
+
+void TestExperimentDocument::automaticLabelsValidateForEveryAlgorithm()
+{
+    // Switching a new run to LDP-GT named it "LDP gradient tracking (online, directed)", which
+    // the validator refused; every automatic label must pass the validator's label check.
+    ExperimentDocument d;
+    QString error;
+    QVERIFY2(d.loadJson(defaultPreset(), PresetLibrary::baseDir(), QString(), &error), qPrintable(error));
+    const int added = d.addRun();
+    QVERIFY(added >= 0);
+    for (const AlgorithmDescriptor &a : algorithmRegistry()) {
+        d.setRunAlgorithm(added, a.id);
+        const std::string label = d.run(added).at("label").get<std::string>();
+        QVERIFY2(label.rfind(defaultRunLabel(a), 0) == 0, label.c_str());
+        QVERIFY2(runLabelProblem(label).empty(), label.c_str());
+        const auto valid = d.validate();
+        if (!valid.ok())
+            QVERIFY2(valid.error().toString().find("label") == std::string::npos, valid.error().toString().c_str());
+    }
 }
 
 QTEST_MAIN(TestExperimentDocument)

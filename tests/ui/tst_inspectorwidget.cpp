@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include "uitest.h"
 
+#include <QRegularExpression>
 #include <QTest>
 #include <QUndoStack>
 
@@ -52,7 +53,33 @@ private slots:
     void directedPushPullPerronVectors();
     void badWeightsNamed();
     void ring4FamilyTakesTheGeneratorsTargets();
+    void roundOffShowsAsZero();
 };
+
+void TestInspectorWidget::roundOffShowsAsZero()
+{
+    // A complete graph printed σ₂ = 1.147e-16 and ρ(W − 11ᵀ/n) of the same size: round-off.
+    Json e = ringExperiment(6);
+    Json edges = Json::array();
+    for (int i = 0; i < 6; ++i)
+        for (int j = i + 1; j < 6; ++j)
+            edges.push_back({i, j});
+    e["graph"]["edges"] = edges;
+    e["graph"]["weights"] = Json{{"scheme", "uniform"}};
+    ExperimentDocument doc;
+    QString error;
+    QVERIFY2(doc.loadJson(e, QString(), QString(), &error), qPrintable(error));
+    InspectorWidget inspector(&doc);
+    inspector.refresh();
+    const MatrixReport &w = inspector.inspection().matrices.at(0);
+    QVERIFY(w.error.isEmpty());
+    QVERIFY(std::abs(w.facts.sigma2) < 1e-12); // the number itself is round-off ...
+    const QString text = inspector.text();
+    // ... and shows as 0.
+    static const QRegularExpression zero(QStringLiteral("σ₂ \\(2nd singular value\\)\\s+0\\s"));
+    QVERIFY2(zero.match(text).hasMatch(), qPrintable(text));
+    QVERIFY2(!text.contains(QStringLiteral("e-1")), qPrintable(text));
+}
 
 void TestInspectorWidget::ringOfFourMetropolis()
 {

@@ -16,6 +16,7 @@
 #include "plotpanel.h"
 #include "presetlibrary.h"
 #include "graphview.h"
+#include "runactions.h"
 #include "runcontroller.h"
 #include "runstatuswidget.h"
 #include "experimentfiles.h"
@@ -24,6 +25,8 @@
 #include "edgeitem.h"
 
 #include "dplab/common/limits.h"
+
+#include <limits>
 
 #include <QAction>
 #include <QApplication>
@@ -130,6 +133,8 @@ private slots:
     void quittingDuringRunAsks();
     void hugeRecordingAsksFirst();
     void overMemoryLimitAsksFirst();
+    void memoryPlanMatchesTheDocumentedLimit();
+    void stoppedBeforeStartingIsNotStartedEverywhere();
     void minimumSizeFitsAProjector();
     void graphCanvasAcceptsDroppedFile();
     void f1ShowsRenderedHelp();
@@ -496,7 +501,7 @@ void TestMainWindow::hugeRecordingAsksFirst()
     answerNextMessageBox(QMessageBox::Cancel, &asked);
     window.startRun();
     QVERIFY(!window.runController()->isActive());
-    QVERIFY2(asked.contains(QStringLiteral("GB")) || asked.contains(QStringLiteral("MB")), qPrintable(asked));
+    QVERIFY2(asked.contains(QStringLiteral("GiB")) || asked.contains(QStringLiteral("MiB")), qPrintable(asked));
     // Accepting the proposed recording interval starts a run with fewer recorded points.
     answerNextMessageBox(QMessageBox::Apply);
     window.startRun();
@@ -682,7 +687,8 @@ void TestMainWindow::presentationSizeScalesTogether()
 
 void TestMainWindow::overMemoryLimitAsksFirst()
 {
-    // Over the memory limit the GUI refused outright; the CLI has --max-memory, the window asks.
+    // Over the memory limit the window offered "Run anyway" only; the CLI has --max-memory and
+    // recording less often. The window now offers both, with the limit named as the README does.
     struct RestoreLimit {
         ~RestoreLimit() { ResourceLimits::setDefaultMemoryLimit(0); }
     } restore;
@@ -693,23 +699,128 @@ void TestMainWindow::overMemoryLimitAsksFirst()
     answerNextMessageBox(QMessageBox::Cancel, &asked);
     window.startRun();
     QVERIFY(!window.runController()->isActive());
-    QVERIFY2(asked.contains(QStringLiteral("more than the limit of 1 MB")), qPrintable(asked));
+    QVERIFY2(asked.contains(QStringLiteral("more than the limit of 1 MiB (min(8 GiB, ¾ of this machine's")), qPrintable(asked));
+    QVERIFY2(asked.contains(QStringLiteral("record every")), qPrintable(asked));
+    QVERIFY2(asked.contains(QStringLiteral("raise the limit to")) && asked.contains(QStringLiteral("--max-memory")),
+             qPrintable(asked));
+    QVERIFY2(!asked.contains(QStringLiteral("anyway")), qPrintable(asked));
     QVERIFY2(window.lastRunError().startsWith(QStringLiteral("Cancelled")), qPrintable(window.lastRunError()));
-    // "Run anyway" runs the document as it is.
-    answerNextMessageBox(QMessageBox::Ignore);
+    // "Raise the limit" runs the document as it is, for this run only.
+    answerNextMessageBox(QMessageBox::Yes);
     window.startRun();
     QVERIFY(window.runController()->isActive());
     QCOMPARE(window.document()->value("/record_every").get<long long>(), 1LL);
+    QCOMPARE(ResourceLimits::defaultMemoryLimit(), std::uint64_t(1 << 20));
     window.stopRun();
     QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 10000);
-    // Past the machine's physical memory nothing can be confirmed: a plain error.
-    window.document()->setValue("/graph", Json{{"generator", {{"type", "ring"}, {"nodes", 100000}}}},
-                                QStringLiteral("huge"));
-    window.document()->setValue("/iterations", 100000000LL, QStringLiteral("longer"));
+    // "Record every N" records less often, and the run then fits under the limit.
+    answerNextMessageBox(QMessageBox::Apply, &asked);
     window.startRun();
-    QVERIFY(!window.runController()->isActive());
-    QVERIFY2(window.lastRunError().contains(QStringLiteral("memory")), qPrintable(window.lastRunError()));
+    QVERIFY(window.runController()->isActive());
+    const long long every = window.document()->value("/record_every").get<long long>();
+    QVERIFY(every > 1);
+    QVERIFY2(asked.contains(QStringLiteral("record every %1 iterations").arg(every)), qPrintable(asked));
+    const auto fitted = RunActions::resolveWithoutLimit(*window.document());
+    QVERIFY(fitted.ok());
+    QVERIFY(fitted->resources.totalBytes() <= double(1 << 20));
+    window.stopRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 10000);
+    // 99 999 999 iterations recorded every iteration: past the machine's memory only recording
+    // less often is offered (it used to say "raise the limit with --max-memory", which the window
+    // did not have).
+    ResourceLimits::setDefaultMemoryLimit(0);
+    window.document()->setValue("/iterations", 99999999LL, QStringLiteral("longer"));
+    window.document()->setValue("/record_every", 1LL, QStringLiteral("dense"));
+    const auto huge = RunActions::resolveWithoutLimit(*window.document());
+    QVERIFY(huge.ok());
+    const bool pastMachine = huge->resources.totalBytes() > double(ResourceLimits::physicalMemory());
+    answerNextMessageBox(QMessageBox::Apply, &asked);
+    window.startRun();
+    QVERIFY2(window.runController()->isActive(), qPrintable(window.lastRunError()));
+    QVERIFY(window.document()->value("/record_every").get<long long>() > 1);
+    QVERIFY2(asked.contains(QStringLiteral("record every")), qPrintable(asked));
+    if (pastMachine) {
+        QVERIFY2(asked.contains(QStringLiteral("this machine's memory")), qPrintable(asked));
+        QVERIFY2(!asked.contains(QStringLiteral("raise the limit")), qPrintable(asked));
+    }
+    window.stopRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 10000);
+    // (When nothing helps — the fixed part alone past the machine — there is no offer and Run
+    // fails with a plain error: memoryPlanMatchesTheDocumentedLimit checks the plan.)
     window.document()->undoStack()->setClean();
+}
+
+void TestMainWindow::memoryPlanMatchesTheDocumentedLimit()
+{
+    // The dialog's numbers: the limit is min(8 GiB, ¾ of the RAM) (README), the proposed
+    // interval brings the estimate under it, and the raised limit covers the estimate.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    ExperimentDocument &doc = *window.document();
+    doc.setValue("/iterations", 5000000LL, QStringLiteral("long"));
+    doc.setValue("/record_every", 1LL, QStringLiteral("dense"));
+    const auto e = RunActions::resolveWithoutLimit(doc);
+    QVERIFY(e.ok());
+    const double physical = double(ResourceLimits::physicalMemory());
+    QCOMPARE(double(ResourceLimits{}.memoryLimit()), std::min(8.0 * (1ull << 30), double(ResourceLimits::physicalMemory() / 4 * 3)));
+    const double limit = e->resources.totalBytes() / 3;
+    const RunActions::MemoryPlan plan = RunActions::planMemory(*e, limit, physical);
+    QVERIFY(plan.overLimit);
+    QVERIFY(plan.recordEvery > 1);
+    QVERIFY(plan.raiseTo >= plan.needed && plan.raiseTo <= physical);
+    doc.setValue("/record_every", plan.recordEvery, QStringLiteral("coarser"));
+    const auto coarser = RunActions::resolveWithoutLimit(doc);
+    QVERIFY(coarser.ok());
+    QVERIFY(coarser->resources.totalBytes() <= limit);
+    QVERIFY(!RunActions::planMemory(*coarser, limit, physical).overLimit);
+    // Nothing to offer past the machine when the fixed part alone is too large.
+    const RunActions::MemoryPlan tiny = RunActions::planMemory(*e, 1.0, 1.0);
+    QCOMPARE(tiny.recordEvery, 0LL);
+    QCOMPARE(tiny.raiseTo, 0.0);
+    doc.undoStack()->setClean();
+}
+
+void TestMainWindow::stoppedBeforeStartingIsNotStartedEverywhere()
+{
+    // After Stop, a run that never started was "waiting" in the runs list and "cancelled" in
+    // the legend.
+    MainWindow window;
+    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
+    window.document()->setValue("/iterations", 50000000LL, QStringLiteral("long"));
+    window.document()->setValue("/repetitions", 1, QStringLiteral("one"));
+    window.document()->setValue("/record_every", Json(), QStringLiteral("auto"));
+    window.document()->undoStack()->setClean();
+    window.resize(1600, 1000);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.runController()->setThreads(1); // run 2 waits for run 1
+    QSignalSpy statuses(window.runActions(), &RunActions::runStatusesChanged);
+    window.startRun();
+    QVERIFY(window.runController()->isActive());
+    QTRY_VERIFY_WITH_TIMEOUT(window.liveResults()->runState(0, 0) == LiveResults::RunState::Running, 20000);
+    QCOMPARE(window.liveResults()->runState(0, 1), LiveResults::RunState::Waiting);
+    window.stopRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runController()->isActive(), 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!statuses.isEmpty(), 5000);
+    const QStringList last = statuses.last().at(0).toStringList();
+    QCOMPARE(last.size(), 2);
+    QVERIFY2(last[0].startsWith(QStringLiteral("cancelled")), qPrintable(last[0]));
+    QCOMPARE(last[1], QStringLiteral("not started"));
+    // The legend says the same.
+    MetricPlot *plot = window.plotPanel()->plot(0);
+    plot->resize(1200, plot->height()); // room for the whole legend entry
+    QCoreApplication::processEvents();
+    window.plotPanel()->showOutcome(*window.runController()->lastResult());
+    bool named = false;
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        const QString name = plot->graph(g)->name();
+        if (!name.contains(QStringLiteral("noise")) || !name.contains(QStringLiteral("DP")))
+            continue;
+        named = true;
+        QVERIFY2(name.contains(QStringLiteral("not started")) && !name.contains(QStringLiteral("cancelled")),
+                 qPrintable(name));
+    }
+    QVERIFY(named);
 }
 
 void TestMainWindow::minimumSizeFitsAProjector()

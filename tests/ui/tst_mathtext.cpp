@@ -6,6 +6,7 @@
 
 #include "dplab/algo/algorithm.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace dplab;
@@ -18,6 +19,7 @@ private slots:
     void converts_data();
     void converts();
     void noRawLatexInDescriptors();
+    void noStrayUnderscoresInDescriptors();
 };
 
 void TestMathText::converts_data()
@@ -37,6 +39,11 @@ void TestMathText::converts_data()
     QTest::newRow("escaped") << QStringLiteral("a < b & c") << QStringLiteral("a &lt; b &amp; c");
     QTest::newRow("unknown command kept") << QStringLiteral("\\foo x") << QStringLiteral("\\foo x");
     QTest::newRow("negative power") << QStringLiteral("q^{−K}") << QStringLiteral("q<sup>−K</sup>");
+    // The help printed "(s⁺_i − s_i)" and "αγ_0" with their underscores.
+    QTest::newRow("after a superscript") << QStringLiteral("(s⁺_i − s_i)") << QStringLiteral("(s⁺<sub>i</sub> − s<sub>i</sub>)");
+    QTest::newRow("greek product") << QStringLiteral("αγ_0 < 2") << QStringLiteral("αγ<sub>0</sub> &lt; 2");
+    QTest::newRow("prime") << QStringLiteral("x′_k") << QStringLiteral("x′<sub>k</sub>");
+    QTest::newRow("accent") << QStringLiteral("(x̂_j − x̂_i), ζ̃_3") << QStringLiteral("(x̂<sub>j</sub> − x̂<sub>i</sub>), ζ̃<sub>3</sub>");
 }
 
 void TestMathText::converts()
@@ -52,6 +59,26 @@ void TestMathText::noRawLatexInDescriptors()
         const QString html = mathToHtml(QString::fromStdString(d.explanation));
         QVERIFY2(!html.contains(QLatin1String("^{")) && !html.contains(QLatin1String("_{")),
                  qPrintable(QString::fromStdString(d.id) + QStringLiteral(": ") + html));
+    }
+}
+
+void TestMathText::noStrayUnderscoresInDescriptors()
+{
+    // Every explanation, help text and theorem condition renders without an underscore except
+    // inside a Latin identifier (record_every, noise_x).
+    static const QRegularExpression stray(QStringLiteral("(^|[^A-Za-z0-9])_|[^A-Za-z]_[^A-Za-z]"));
+    auto check = [](const std::string &id, const std::string &text) {
+        const QString html = mathToHtml(QString::fromStdString(text));
+        const auto match = stray.match(html);
+        QVERIFY2(!match.hasMatch(), qPrintable(QString::fromStdString(id) + QStringLiteral(": ") + html));
+    };
+    for (const AlgorithmDescriptor &d : algorithmRegistry()) {
+        check(d.id, d.explanation);
+        for (const auto *specs : {&d.params, &d.privacyParams})
+            for (const ParamSpec &p : *specs) {
+                check(d.id + "." + p.key, p.help);
+                check(d.id + "." + p.key, p.condition);
+            }
     }
 }
 

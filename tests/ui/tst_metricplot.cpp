@@ -14,6 +14,8 @@
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QTest>
+
+#include <cmath>
 #include <QToolTip>
 
 #include <algorithm>
@@ -27,6 +29,7 @@ class TestMetricPlot : public QObject
 private slots:
     void hoverReadoutIsNotReplacedByTooltip();
     void streamingDrawsEveryStrideThRowThenEveryRow();
+    void hugeEpsilonIsDrawnToTheLastIteration();
 };
 
 void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
@@ -106,6 +109,50 @@ void TestMetricPlot::streamingDrawsEveryStrideThRowThenEveryRow()
     live.addEvents({RunEvent{StatusEvent::Kind::Finished, 0, 0, 0, rows - 1, {}}});
     QTRY_COMPARE(plot.pointCount(0), rows);
     QCOMPARE((mean->data()->constEnd() - 1)->key, double(rows - 1));
+}
+
+void TestMetricPlot::hugeEpsilonIsDrawnToTheLastIteration()
+{
+    // paper 001's q sweep at 300 iterations: ε grows like q^(−t) to 1.2e225. The curve stopped
+    // where it passed 1e200 (about iteration 270 of 300), the caption's value never drawn.
+    Json doc;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
+    doc["repetitions"] = 1;
+    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
+    QVERIFY(parsed.ok());
+    LiveResults live;
+    live.reset(parsed.value());
+    MetricPlot plot(&live);
+    plot.setLogY(true);
+    plot.setMetric(QStringLiteral("epsilon"));
+    live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, 0, 0, 0, {}}});
+    RunBatch batch;
+    batch.names = {QStringLiteral("epsilon")};
+    for (int k = 0; k <= 300; ++k) {
+        batch.iterations << k;
+        batch.values << std::pow(0.18, -double(k)) * 3.0;
+    }
+    live.addBatches({batch});
+    live.addEvents({RunEvent{StatusEvent::Kind::Finished, 0, 0, 0, 300, {}}});
+    QTRY_COMPARE(plot.pointCount(0), 301);
+    QCPGraph *mean = plot.meanGraph(0);
+    const QCPGraphData &last = *(mean->data()->constEnd() - 1);
+    QCOMPARE(last.key, 300.0);
+    QVERIFY2(std::isfinite(last.value) && last.value > 1e220, qPrintable(QString::number(last.value)));
+    plot.resetView();
+    QVERIFY(plot.yAxis->range().contains(last.value));
+    // Another experiment without ε: the old ε axes did not stay behind the placeholder.
+    live.reset(parsed.value());
+    RunBatch other;
+    other.names = {QStringLiteral("consensus_error")};
+    other.iterations << 0;
+    other.values << 1.0;
+    live.addBatches({other});
+    plot.replot();
+    QVERIFY(!plot.yAxis->range().contains(last.value));
+    QVERIFY(!plot.yAxis->tickLabels());
+    QVERIFY(!plot.xAxis->tickLabels());
 }
 
 QTEST_MAIN(TestMetricPlot)

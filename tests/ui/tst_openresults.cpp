@@ -22,6 +22,14 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include "rememberedfolder.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QFileDialog>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -68,6 +76,7 @@ private slots:
     void showsARunWithoutRunning();
     void refusesShardsAndIncompleteSets();
     void refusesDamagedFoldersAndFlagsUnverifiedOnes();
+    void openResultsRemembersItsFolderAndNeedsOneClick();
 };
 
 void TestOpenResults::showsARunWithoutRunning()
@@ -180,6 +189,47 @@ void TestOpenResults::refusesDamagedFoldersAndFlagsUnverifiedOnes()
     QVERIFY(box);
     QVERIFY2(box->text().contains(QStringLiteral("unverified: manifest.json records no digests")), qPrintable(box->text()));
     box->close();
+void TestOpenResults::openResultsRemembersItsFolderAndNeedsOneClick()
+{
+    // Open Results started in $HOME every time (other dialogs shared one folder or none) and
+    // needed Choose clicked twice.
+    QTemporaryDir tmp;
+    const auto experiment = sweepExperiment();
+    const QString parent = tmp.filePath(QStringLiteral("results"));
+    const QString folder = parent + QStringLiteral("/run-a");
+    QVERIFY(writeRunOutputs(folder.toStdString(), *experiment, *run(*experiment, {}), false).ok());
+    rememberFolder(QStringLiteral("results"), parent);
+    rememberFolder(QStringLiteral("graph"), tmp.path());
+    QCOMPARE(rememberedFolder(QStringLiteral("results")), QFileInfo(parent).absoluteFilePath());
+    QCOMPARE(rememberedFolder(QStringLiteral("graph")), QFileInfo(tmp.path()).absoluteFilePath());
+    QCOMPARE(rememberedFolder(QStringLiteral("plots-never-used")), QDir::homePath());
+    MainWindow w;
+    QString started;
+    int clicks = 0;
+    QTimer timer;
+    timer.setInterval(50);
+    connect(&timer, &QTimer::timeout, &w, [&] {
+        auto *dialog = qobject_cast<QFileDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        if (started.isEmpty())
+            started = dialog->directory().absolutePath();
+        dialog->selectFile(folder); // the results folder highlighted in its parent
+        ++clicks;
+        for (QDialogButtonBox *box : dialog->findChildren<QDialogButtonBox *>())
+            if (QPushButton *open = box->button(QDialogButtonBox::Open))
+                open->click();
+        if (clicks > 3)
+            dialog->reject();
+    });
+    timer.start();
+    w.openResults();
+    timer.stop();
+    QCOMPARE(started, QFileInfo(parent).absoluteFilePath());
+    QCOMPARE(clicks, 1);
+    QCOMPARE(w.document()->toJson()["sweep"]["values"].size(), std::size_t(3));
+    QVERIFY(w.comparisonView()->panelCount() > 0);
+    QCOMPARE(rememberedFolder(QStringLiteral("results")), QFileInfo(parent).absoluteFilePath());
 }
 
 QTEST_MAIN(TestOpenResults)

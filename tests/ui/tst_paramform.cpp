@@ -16,6 +16,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -67,6 +68,7 @@ class TestParamForm : public QObject
 private slots:
     void everyRegisteredDescriptorBuilds();
     void editsEmitKeyAndValue();
+    void invalidValuesAreMarkedAtTheFieldNotReverted();
     void perAgentList();
     void scheduleRoundTrip();
     void setValuesDoesNotEmit();
@@ -123,9 +125,73 @@ void TestParamForm::editsEmitKeyAndValue()
     QCOMPARE(values.at("b").get<bool>(), true);
     QCOMPARE(values.at("c").get<std::string>(), std::string("y"));
     QVERIFY(resolveParams(form.specs(), values, "").ok());
-    // Out-of-range input is clamped by the editor, so the form never produces an invalid value.
+    // Out-of-range input is kept and marked (it was clamped or reverted without a word).
     static_cast<QSpinBox *>(form.editor(QStringLiteral("i")))->setValue(100);
-    QCOMPARE(form.values().at("i").get<int>(), 9);
+    QCOMPARE(form.values().at("i").get<int>(), 100);
+    QVERIFY2(form.problem(QStringLiteral("i")).contains(QStringLiteral("must be in [1, 9], got 100")),
+             qPrintable(form.problem(QStringLiteral("i"))));
+}
+
+void TestParamForm::invalidValuesAreMarkedAtTheFieldNotReverted()
+{
+    // A step of −0.1 typed into the field reverted silently to 0.05; a step of 0 was accepted
+    // and the error appeared only at the bottom of the panel, the field unmarked.
+    ParamForm form;
+    ParamSpec schedule;
+    schedule.key = "gamma";
+    schedule.type = ParamType::Schedule;
+    schedule.defaultValue = 0.1;
+    schedule.min = 0;
+    schedule.minExclusive = true;
+    schedule.max = 1e6;
+    form.setSpecs({realParam("stepsize", "Step size", 0.05, 0, 1e6, "the step", true), schedule});
+    form.resize(400, 300);
+    form.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&form));
+    QSignalSpy edited(&form, &ParamForm::valueEdited);
+    auto *box = static_cast<ScientificSpinBox *>(form.editor(QStringLiteral("stepsize")));
+    auto type = [](QAbstractSpinBox *spin, const QString &text) {
+        spin->setFocus();
+        spin->selectAll();
+        QTest::keyClicks(spin, text);
+        QTest::keyClick(spin, Qt::Key_Return);
+    };
+    QVERIFY(form.problem(QStringLiteral("stepsize")).isEmpty());
+    type(box, QStringLiteral("-0.1"));
+    QCOMPARE(box->text(), QStringLiteral("-0.1")); // kept as typed
+    QCOMPARE(box->value(), -0.1);
+    QVERIFY(box->property("invalid").toBool());
+    QVERIFY2(form.problem(QStringLiteral("stepsize")).contains(QStringLiteral("must be in (0, 1e+06], got -0.1")),
+             qPrintable(form.problem(QStringLiteral("stepsize"))));
+    auto *message = form.findChild<QLabel *>(QStringLiteral("problem_stepsize"));
+    QVERIFY(message && message->isVisible());
+    // Right under its field, not at the bottom of a panel.
+    QVERIFY(message->geometry().top() >= box->geometry().bottom());
+    QVERIFY(message->geometry().top() - box->geometry().bottom() < box->height());
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json(-0.1)));
+    type(box, QStringLiteral("0"));
+    QCOMPARE(box->value(), 0.0);
+    QVERIFY2(form.problem(QStringLiteral("stepsize")).contains(QStringLiteral("got 0")),
+             qPrintable(form.problem(QStringLiteral("stepsize"))));
+    type(box, QStringLiteral("0.2"));
+    QVERIFY(form.problem(QStringLiteral("stepsize")).isEmpty());
+    QVERIFY(!box->property("invalid").toBool());
+    QVERIFY(!message->isVisible());
+    QCOMPARE(js(edited.last().at(1).value<Json>()), js(Json(0.2)));
+    // The arrows step back into the range from an invalid value.
+    type(box, QStringLiteral("-3"));
+    box->stepBy(1);
+    QVERIFY(box->value() > 0);
+    // A schedule's scale is checked the same way.
+    auto *scale = form.editor(QStringLiteral("gamma"))->findChildren<ScientificSpinBox *>().value(0);
+    QVERIFY(scale);
+    type(scale, QStringLiteral("0"));
+    QVERIFY2(form.problem(QStringLiteral("gamma")).contains(QStringLiteral("must be in (0")),
+             qPrintable(form.problem(QStringLiteral("gamma"))));
+    // Values shown from the document are checked too (a file with a bad value opens marked).
+    form.setValues(Json{{"stepsize", -1.0}, {"gamma", 0.5}});
+    QVERIFY(!form.problem(QStringLiteral("stepsize")).isEmpty());
+    QVERIFY(form.problem(QStringLiteral("gamma")).isEmpty());
 }
 
 void TestParamForm::perAgentList()

@@ -133,7 +133,11 @@ void TestRunController::pauseAndStep()
     controller.step();
     QTRY_COMPARE_WITH_TIMEOUT(live.rowCount(0, 0), 3, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(live.rowCount(0, 1), 3, 20000);
-    // Still paused: nothing ran ahead of the steps.
+    // Still paused: nothing ran ahead of the steps, and the elapsed time stands still (it
+    // kept counting while paused).
+    const qint64 elapsed = controller.elapsedMilliseconds();
+    QTest::qWait(250);
+    QCOMPARE(controller.elapsedMilliseconds(), elapsed);
     QCOMPARE(live.latestIteration(), qint64(2));
     QCOMPARE(live.iterations(0, 0).back(), 2.0);
     QCOMPARE(live.iterations(0, 1).back(), 2.0);

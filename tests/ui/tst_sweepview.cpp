@@ -48,6 +48,7 @@ private slots:
     void withoutSweepExplains();
     void tableMatchesFinalStats();
     void axisNamesTheParameter();
+    void legendHidesNoPoint();
 };
 
 void TestSweepView::plotsFinalMeanAgainstSweptValue()
@@ -90,6 +91,10 @@ void TestSweepView::withoutSweepExplains()
     QVERIFY(!view.hasSweep());
     QCOMPARE(view.plot()->graphCount(), 0);
     QCOMPARE(view.plot()->itemCount(), 1);
+    // Without a legend the axes keep the plot's width (a hidden legend row squeezed them).
+    view.resize(700, 420);
+    view.plot()->replot();
+    QVERIFY(view.plot()->axisRect()->rect().width() > view.plot()->width() / 2);
 }
 
 void TestSweepView::tableMatchesFinalStats()
@@ -133,6 +138,36 @@ void TestSweepView::axisNamesTheParameter()
     SweepView view;
     view.setResult(experiment, std::make_shared<const ExperimentResult>(std::move(result.value())));
     QCOMPARE(view.plot()->xAxis->label(), step);
+}
+
+void TestSweepView::legendHidesNoPoint()
+{
+    // The legend sat inside the axes, over the last point (on screen and in the exported PNG).
+    auto experiment = sweepExperiment(true);
+    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
+    QVERIFY(result.ok());
+    auto shared = std::make_shared<const ExperimentResult>(std::move(result.value()));
+    SweepView view;
+    view.resize(700, 420);
+    view.setResult(experiment, shared);
+    view.plot()->replot();
+    QCustomPlot *plot = view.plot();
+    QVERIFY(plot->legend->visible());
+    const QRect legend = plot->legend->outerRect();
+    QVERIFY(!legend.isEmpty());
+    QVERIFY2(!legend.intersects(plot->axisRect()->rect()), "the legend overlaps the axes");
+    QVERIFY(plot->axisRect()->rect().width() > plot->width() / 2);
+    for (int g = 0; g < plot->graphCount(); ++g) {
+        QCPGraph *graph = plot->graph(g);
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+            const QPointF pixel = graph->coordsToPixels(it->key, it->value);
+            QVERIFY(!legend.contains(pixel.toPoint()));
+        }
+    }
+    // The exported picture has the same layout.
+    const QPixmap picture = plot->toPixmap(700, 420);
+    QCOMPARE(picture.size(), QSize(700, 420));
+    QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
 }
 
 QTEST_MAIN(TestSweepView)

@@ -9,6 +9,7 @@
 #include "dplab/algo/algorithm.h"
 #include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/runlabel.h"
 
 #include <QAction>
 #include <QDateTime>
@@ -40,7 +41,7 @@ Json newExperimentTemplate()
     for (const AlgorithmDescriptor &d : algorithmRegistry())
         if (d.graphKind != GraphKind::Directed && !d.needsOnline) {
             algorithm = d.id;
-            name = d.name;
+            name = defaultRunLabel(d);
             break;
         }
     return Json{{"format", kExperimentFormat},

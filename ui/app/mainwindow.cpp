@@ -17,6 +17,7 @@
 #include "nonblockingwarning.h"
 #include "plotpanel.h"
 #include "presetlibrary.h"
+#include "rememberedfolder.h"
 #include "resultsview.h"
 #include "runactions.h"
 #include "runcontroller.h"
@@ -26,6 +27,7 @@
 #include <QAction>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
@@ -571,7 +573,18 @@ void MainWindow::openResults()
 {
     if (!mFiles->maybeSave())
         return;
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open results"), QDir::homePath());
+    // Qt's own folder dialog: one "Open" takes the highlighted folder, or the folder shown when
+    // none is highlighted (a platform folder chooser may instead enter the highlighted folder
+    // first). It starts where the last results folder was.
+    QFileDialog dialog(this, tr("Open results"), rememberedFolder(QStringLiteral("results")));
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    dialog.setFileMode(QFileDialog::Directory);
+    dialog.setOption(QFileDialog::ShowDirsOnly);
+    dialog.setLabelText(QFileDialog::Accept, tr("Open"));
+    if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty())
+        return;
+    const QString dir = dialog.selectedFiles().constFirst();
+    rememberFolder(QStringLiteral("results"), QFileInfo(dir).absolutePath());
     QString error;
     if (!dir.isEmpty() && !loadResults(dir, &error))
         QMessageBox::warning(this, tr("Open results"), tr("Could not open the results in %1:\n%2").arg(dir, error));

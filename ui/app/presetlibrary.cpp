@@ -4,6 +4,7 @@
 #include "textconvert.h"
 
 #include "dplab/common/files.h"
+#include "dplab/engine/experiment.h"
 #include "dplab/problem/problem.h"
 
 #include <QDir>
@@ -42,23 +43,29 @@ int groupRank(const QString &group)
 
 } // namespace
 
-QVector<PresetInfo> PresetLibrary::presets()
+bool PresetLibrary::isPreset(const QString &fileName, const Json &doc)
+{
+    return fileName.endsWith(QLatin1String(".json")) && fileName != QLatin1String("experiment.json") && doc.is_object()
+           && doc.contains("format") && doc.at("format") == Json(kExperimentFormat);
+}
+
+QVector<PresetInfo> PresetLibrary::presets(const QString &folder)
 {
     QVector<PresetInfo> list;
-    const QDir dir(QStringLiteral(":/presets"));
+    const QDir dir(folder);
     for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
         PresetInfo info;
-        info.resourcePath = QStringLiteral(":/presets/") + name;
+        info.resourcePath = dir.filePath(name);
         info.fileName = name;
         info.group = groupOf(name);
         info.title = name;
         Json doc;
-        if (read(info.resourcePath, &doc, nullptr) && doc.is_object()) {
-            if (doc.contains("name") && doc.at("name").is_string())
-                info.title = toQString(doc.at("name").get<std::string>());
-            if (doc.contains("description") && doc.at("description").is_string())
-                info.description = toQString(doc.at("description").get<std::string>());
-        }
+        if (!read(info.resourcePath, &doc, nullptr) || !isPreset(name, doc))
+            continue;
+        if (doc.contains("name") && doc.at("name").is_string())
+            info.title = toQString(doc.at("name").get<std::string>());
+        if (doc.contains("description") && doc.at("description").is_string())
+            info.description = toQString(doc.at("description").get<std::string>());
         list.push_back(info);
     }
     std::stable_sort(list.begin(), list.end(), [](const PresetInfo &a, const PresetInfo &b) {

@@ -26,8 +26,13 @@ struct PresetInfo {
 class PresetLibrary
 {
 public:
-    /** Every compiled-in preset, sorted by group (papers first, then teaching) and file name. */
-    static QVector<PresetInfo> presets();
+    /** Every compiled-in preset (or every preset in `dir`), sorted by group (papers first,
+     *  then teaching) and file name. A preset is a *.json experiment file ("format":
+     *  "dplab-experiment"); the files a results folder holds (manifest.json, summary.json, the
+     *  resolved experiment.json) are not presets. */
+    static QVector<PresetInfo> presets(const QString &dir = QStringLiteral(":/presets"));
+    /** Whether `fileName` with document `doc` is a preset (the rule above). */
+    static bool isPreset(const QString &fileName, const Json &doc);
     /** The group names in menu order. */
     static QStringList groups(const QVector<PresetInfo> &presets);
     /** Reads and parses one preset; false with `error` on failure. */

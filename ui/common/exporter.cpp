@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exporter.h"
 
+#include "rememberedfolder.h"
+
 #include <qcustomplot.h>
 
 #include <QBuffer>
@@ -273,7 +275,7 @@ bool exportScene(QGraphicsScene *scene, const QString &path, QSize size, int dpi
 bool askPlotExportPath(QWidget *parent, const QString &title, const QString &suggestion, QString *path, int *dpi)
 {
     QSettings settings;
-    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString folder = rememberedFolder(QStringLiteral("plots"));
     QString selected;
     QString chosen = QFileDialog::getSaveFileName(parent, title, QDir(folder).filePath(suggestion),
                                                   QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"),
@@ -294,7 +296,7 @@ bool askPlotExportPath(QWidget *parent, const QString &title, const QString &sug
             return false;
         settings.setValue(QStringLiteral("export/dpi"), resolution);
     }
-    settings.setValue(QStringLiteral("export/folder"), QFileInfo(chosen).absolutePath());
+    rememberFolder(QStringLiteral("plots"), chosen);
     *path = chosen;
     *dpi = resolution;
     return true;

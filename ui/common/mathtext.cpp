@@ -125,12 +125,19 @@ private:
         if (before == QLatin1Char(')') || before == QLatin1Char('}') || before == QLatin1Char(']')
             || before == QChar(0x2016) || before == QLatin1Char('|'))
             return true;
+        // A symbol already carrying a script, a prime or an accent: s⁺_i, x′_k, W²_t, x̂_j, ζ̃_3.
+        const char16_t u = before.unicode();
+        if ((u >= 0x2070 && u <= 0x209F) || u == 0x00B2 || u == 0x00B3 || u == 0x00B9 || u == 0x2032 || u == 0x2033
+            || before.isMark())
+            return true;
         if (!before.isLetterOrNumber())
             return false;
         if (c == QLatin1Char('^') && before.isLetterOrNumber())
             return true;
-        // `_`: a subscript when the base is one symbol (x_i, σ₂_k, Z_t), not inside a word.
-        const bool wordBefore = mPos >= 2 && mText[mPos - 2].isLetter() && before.isLetter();
+        // `_`: a subscript when the base is one symbol (x_i, σ₂_k, Z_t, αγ_0: Greek letters are
+        // symbols, each its own), not inside a Latin word (record_every).
+        auto latin = [](QChar ch) { return ch.isLetter() && ch.unicode() < 0x0250; };
+        const bool wordBefore = mPos >= 2 && latin(mText[mPos - 2]) && latin(before);
         return !wordBefore;
     }
 

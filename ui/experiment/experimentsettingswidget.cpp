@@ -54,8 +54,9 @@ ExperimentSettingsWidget::ExperimentSettingsWidget(ExperimentDocument *document,
     mRecordEvery->setRange(0, 100000000);
     mRecordEvery->setSpecialValueText(tr("auto"));
     mRecordEvery->setKeyboardTracking(false);
-    mRecordEvery->setToolTip(tr("Metrics are computed every this many iterations; auto records at most %1 "
-                                "evenly spaced iterations per run (1 records every iteration)")
+    mRecordEvery->setToolTip(tr("Record every k iterations: the metrics are computed at iterations 0, k, "
+                                "2k, … and the last (k = 1: every iteration). auto: at most %1 evenly "
+                                "spaced iterations per run.")
                                  .arg(kDefaultRecordedPoints));
     form->addRow(tr("Name"), mName);
     form->addRow(tr("Seed"), mSeed);

@@ -90,15 +90,21 @@ HelpPanel::HelpPanel(ExperimentDocument *document, QWidget *parent)
     setWordWrapMode(QTextOption::WordWrap); // between words only, never inside one
     setObjectName(QStringLiteral("HelpPanel"));
     connect(document, &ExperimentDocument::valueChanged, this, &HelpPanel::refresh);
-    connect(document, &ExperimentDocument::loaded, this, &HelpPanel::refresh);
+    connect(document, &ExperimentDocument::loaded, this, [this] {
+        refresh();
+        verticalScrollBar()->setValue(0); // a new experiment is read from the top
+    });
     connect(document->graphDocument(), &GraphDocument::changed, this, &HelpPanel::refresh);
     refresh();
 }
 
 void HelpPanel::setRun(int run)
 {
+    const bool other = run != mRun;
     mRun = run;
     refresh();
+    if (other)
+        verticalScrollBar()->setValue(0); // another run is read from the top
 }
 
 void HelpPanel::refresh()
@@ -128,14 +134,18 @@ void HelpPanel::refresh()
     const Json weights = have ? mDocument->runWeights(mRun) : mDocument->value("/graph/weights");
     QStringList schemes;
     if (weights.is_object()) {
-        for (const char *part : {"row", "column"})
+        // Say which matrix each scheme sets: "Uniform (row or column by role)" twice said neither.
+        const std::pair<const char *, QString> parts[] = {
+            {"row", tr("R (row-stochastic: pulls the decisions)")},
+            {"column", tr("C (column-stochastic: pushes the trackers)")}};
+        for (const auto &[part, role] : parts)
             if (weights.contains(part) && weights.at(part).is_object())
                 if (const Descriptor *d = findDescriptor(weightSchemeDescriptors(),
                                                          weights.at(part).value("scheme", std::string())))
-                    schemes << describe(*d);
+                    schemes << QStringLiteral("<i>%1:</i> ").arg(role) + describe(*d);
         if (weights.contains("scheme"))
             if (const Descriptor *d = findDescriptor(weightSchemeDescriptors(), weights.value("scheme", std::string())))
-                schemes << describe(*d);
+                schemes << QStringLiteral("<i>%1:</i> ").arg(tr("W (doubly stochastic)")) + describe(*d);
     }
     if (!schemes.isEmpty())
         html += QStringLiteral("<h4>%1</h4><p>%2</p>").arg(tr("Weights"), schemes.join(QStringLiteral("</p><p>")));
@@ -153,6 +163,8 @@ void HelpPanel::refresh()
                         "geometrically with the iterations."));
     if (html != mHtml) {
         mHtml = html;
+        // An edit of the run being read keeps the place (another run or experiment starts at
+        // the top: setRun, loaded).
         const int scroll = verticalScrollBar()->value();
         setHtml(html);
         verticalScrollBar()->setValue(scroll);

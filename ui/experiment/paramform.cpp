@@ -103,6 +103,7 @@ void ParamForm::rebuild(const Json &values)
     while (mLayout->rowCount() > 0)
         mLayout->removeRow(0);
     mEditors.clear();
+    mProblems.clear();
     mUpdating = true;
     for (const ParamSpec &spec : mSpecs) {
         const Json value = values.is_object() && values.contains(spec.key) ? values.at(spec.key) : spec.defaultValue;
@@ -116,14 +117,51 @@ void ParamForm::rebuild(const Json &values)
         labelWidget->setBuddy(editor);
         mLayout->addRow(labelWidget, editor);
         mEditors.insert(toQString(spec.key), editor);
+        // The message for a value outside the spec, right under its field.
+        auto *problem = new QLabel(this);
+        problem->setWordWrap(true);
+        problem->setObjectName(QStringLiteral("problem_") + toQString(spec.key));
+        problem->setStyleSheet(QStringLiteral("color: #c01c28;"));
+        problem->setVisible(false);
+        mLayout->addRow(problem);
+        mProblems.insert(toQString(spec.key), problem);
+        check(spec, value);
     }
     mUpdating = false;
+}
+
+void ParamForm::check(const ParamSpec &spec, const Json &value)
+{
+    const QString key = toQString(spec.key);
+    QWidget *editor = mEditors.value(key);
+    QLabel *label = mProblems.value(key);
+    if (!editor || !label)
+        return;
+    // The validator's own words (resolveParams is what the CLI and Run check). An absent
+    // optional value (null) is not a problem.
+    const auto resolved = value.is_null() ? Result<Json>(Json()) : resolveParams({spec}, Json{{spec.key, value}}, std::string());
+    const QString message = resolved ? QString() : toQString(resolved.error().message);
+    const bool invalid = !message.isEmpty();
+    if (editor->property("invalid").toBool() == invalid && label->text() == message)
+        return;
+    editor->setProperty("invalid", invalid);
+    editor->setStyleSheet(invalid ? QStringLiteral("QAbstractSpinBox, QLineEdit { border: 2px solid #c01c28; }")
+                                  : QString());
+    label->setText(message.isEmpty() ? QString() : QStringLiteral("⚠ ") + message);
+    label->setVisible(invalid);
+}
+
+QString ParamForm::problem(const QString &key) const
+{
+    const QLabel *label = mProblems.value(key);
+    return label && !label->isHidden() ? label->text() : QString();
 }
 
 QWidget *ParamForm::createEditor(const ParamSpec &spec, const Json &value)
 {
     const QString key = toQString(spec.key);
-    auto edited = [this, key](const Json &v) {
+    auto edited = [this, key, spec](const Json &v) {
+        check(spec, v);
         if (!mUpdating)
             emit valueEdited(key, v);
     };
@@ -172,8 +210,11 @@ QWidget *ParamForm::createEditor(const ParamSpec &spec, const Json &value)
         auto *box = new ScientificSpinBox(this);
         const double lo = std::max(spec.min, -1e300);
         const double hi = std::min(spec.max, 1e300);
-        // An exclusive minimum of 0 (a step > 0) is shown as the smallest positive double.
-        box->setRange(spec.minExclusive ? std::nextafter(lo, hi) : lo, hi);
+        // Any number may be typed (and is marked when outside the spec, not reverted); the
+        // arrows step within the spec (an exclusive minimum of 0: the smallest positive double).
+        box->setRange(-1e300, 1e300);
+        // (An exclusive 0: 1e-12, not the smallest double, which the box's 323 decimals round to 0.)
+        box->setStepRange(spec.minExclusive ? (lo == 0 ? std::min(1e-12, hi) : std::nextafter(lo, hi)) : lo, hi);
         box->setLogScale(spec.logScale);
         setEditorValue(spec, box, value);
         connect(box, &QDoubleSpinBox::valueChanged, this, [edited](double v) { edited(Json(v)); });
@@ -181,9 +222,8 @@ QWidget *ParamForm::createEditor(const ParamSpec &spec, const Json &value)
     }
     case ParamType::Integer: {
         auto *box = new QSpinBox(this);
-        const double lo = std::max(spec.min + (spec.minExclusive ? 1 : 0), double(INT_MIN));
-        const double hi = std::min(spec.max, double(INT_MAX));
-        box->setRange(static_cast<int>(lo), static_cast<int>(hi));
+        // As for reals: any integer may be typed and is marked when outside the spec.
+        box->setRange(INT_MIN, INT_MAX);
         box->setKeyboardTracking(false);
         setEditorValue(spec, box, value);
         connect(box, &QSpinBox::valueChanged, this, [edited](int v) { edited(Json(v)); });
@@ -330,6 +370,7 @@ void ParamForm::setValues(const Json &values)
         const Json value = values.is_object() && values.contains(spec.key) ? values.at(spec.key) : spec.defaultValue;
         const QSignalBlocker blocker(editor);
         setEditorValue(spec, editor, value);
+        check(spec, value);
     }
     mUpdating = false;
 }

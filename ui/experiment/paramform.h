@@ -12,6 +12,9 @@
 //   Text     → QLineEdit
 // and a per-agent parameter given as a list → a QLineEdit of comma-separated values.
 // Labels carry the unit; tooltips carry the help text, the range and the theorem condition.
+// A value outside the spec (a step of −0.1 or 0) is kept as typed, never reverted: the editor is
+// marked and the validator's message appears right under it; the value still goes to the
+// document, whose validation then refuses Run with the same message.
 //
 // Threading: GUI thread.
 #pragma once
@@ -24,6 +27,7 @@
 #include <vector>
 
 class QFormLayout;
+class QLabel;
 
 namespace dplab {
 
@@ -43,6 +47,8 @@ public:
     Json values() const;
     /** The editor widget of one key (tests, focus). */
     QWidget *editor(const QString &key) const { return mEditors.value(key, nullptr); }
+    /** The message shown under the editor of `key` ("" when its value is valid). */
+    QString problem(const QString &key) const;
     /** The tooltip text generated for a spec. */
     static QString toolTipFor(const ParamSpec &spec);
     bool isEmpty() const { return mSpecs.empty(); }
@@ -56,9 +62,12 @@ private:
     Json editorValue(const ParamSpec &spec, QWidget *editor) const;
     void setEditorValue(const ParamSpec &spec, QWidget *editor, const Json &value);
     void rebuild(const Json &values);
+    /** Marks the editor of `spec` and shows the message when `value` does not fit the spec. */
+    void check(const ParamSpec &spec, const Json &value);
 
     std::vector<ParamSpec> mSpecs;
     QHash<QString, QWidget *> mEditors;
+    QHash<QString, QLabel *> mProblems;
     QFormLayout *mLayout;
     bool mUpdating = false;
 };

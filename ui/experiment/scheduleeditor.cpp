@@ -27,11 +27,14 @@ ScheduleEditor::ScheduleEditor(QWidget *parent)
     mKind->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     mKind->setMinimumContentsLength(8);
     mA->setToolTip(tr("Scale a"));
-    mT0->setRange(1e-12, 1e12);
+    mT0->setRange(-1e300, 1e300);
+    mT0->setStepRange(1e-12, 1e12);
     mT0->setToolTip(tr("Offset t₀ > 0 of the polynomial schedule a/(t+t₀)^p"));
-    mP->setRange(-10, 10);
+    mP->setRange(-1e300, 1e300);
+    mP->setStepRange(-10, 10);
     mP->setToolTip(tr("Exponent p of the polynomial schedule a/(t+t₀)^p"));
-    mQ->setRange(1e-12, 1e12);
+    mQ->setRange(-1e300, 1e300);
+    mQ->setStepRange(1e-12, 1e12);
     mQ->setToolTip(tr("Ratio q > 0 of the geometric schedule a·q^t"));
 
     auto *layout = new QGridLayout(this);
@@ -64,7 +67,9 @@ ScheduleEditor::ScheduleEditor(QWidget *parent)
 
 void ScheduleEditor::setScaleRange(double min, double max, bool logScale)
 {
-    mA->setRange(std::max(min, -1e12), std::min(max, 1e12));
+    // Any number may be typed; the form marks one outside [min, max] (ParamForm::check).
+    mA->setRange(-1e300, 1e300);
+    mA->setStepRange(std::max(min, -1e12), std::min(max, 1e12));
     mA->setLogScale(logScale);
 }
 

@@ -64,7 +64,8 @@ void ScientificSpinBox::stepBy(int steps)
         // Snap to the step grid to avoid 0.30000000000000004-style tails.
         next = std::round(next / step) * step;
     }
-    setValue(std::clamp(next, minimum(), maximum()));
+    // Stepping never leaves the allowed range (a value typed outside it steps back in).
+    setValue(std::clamp(next, std::max(minimum(), mStepMin), std::min(maximum(), mStepMax)));
 }
 
 } // namespace dplab

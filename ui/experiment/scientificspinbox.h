@@ -20,6 +20,13 @@ public:
     explicit ScientificSpinBox(QWidget *parent = nullptr);
 
     void setLogScale(bool logScale) { mLogScale = logScale; }
+    /** The arrows and the wheel step within [min, max] (typing may go past it: the form marks
+     *  such a value instead of reverting it). Without it they step within the widget's range. */
+    void setStepRange(double min, double max)
+    {
+        mStepMin = min;
+        mStepMax = max;
+    }
     bool logScale() const { return mLogScale; }
 
     QString textFromValue(double value) const override;
@@ -29,6 +36,7 @@ public:
 
 private:
     bool mLogScale = false;
+    double mStepMin = -1e300, mStepMax = 1e300;
 };
 
 } // namespace dplab

@@ -61,6 +61,11 @@ WeightsWidget::WeightsWidget(ExperimentDocument *document, QWidget *parent)
     form->addRow(mRowSchemeParams);
     mColumnSchemeLabel = new QLabel(tr("Column C"), this);
     mColumnScheme = new QComboBox(this);
+    const QString columnTip = tr("Sets C, the column-stochastic matrix (columns sum to 1): each agent splits "
+                                 "what it pushes among its out-neighbours (the gradient trackers are pushed)");
+    mColumnSchemeLabel->setToolTip(columnTip);
+    mColumnScheme->setToolTip(columnTip);
+    mColumnScheme->setAccessibleName(tr("Column C scheme"));
     fillSchemeBox(mColumnScheme);
     form->addRow(mColumnSchemeLabel, mColumnScheme);
     mColumnSchemeParams = new ParamForm(this);
@@ -112,8 +117,14 @@ void WeightsWidget::refresh()
     show(mRowScheme, mRowSchemeParams, mRowSchemeForm, row);
     show(mColumnScheme, mColumnSchemeParams, mColumnSchemeForm, column);
     mRowSchemeLabel->setText(directed ? tr("Row R") : tr("Weights W"));
-    mRowSchemeLabel->setToolTip(directed ? tr("Row-stochastic R: each agent averages what its in-neighbours send")
-                                         : tr("Doubly stochastic W of the undirected graph"));
+    // Both combos list the same schemes ("Uniform (row or column by role)"): each says which
+    // matrix it sets.
+    const QString rowTip = directed ? tr("Sets R, the row-stochastic matrix (rows sum to 1): each agent "
+                                         "averages what its in-neighbours send (the decisions are pulled)")
+                                    : tr("Sets W, the doubly stochastic matrix of the undirected graph");
+    mRowSchemeLabel->setToolTip(rowTip);
+    mRowScheme->setToolTip(rowTip);
+    mRowScheme->setAccessibleName(directed ? tr("Row R scheme") : tr("Weights W scheme"));
     mColumnSchemeLabel->setVisible(directed);
     mColumnScheme->setVisible(directed);
     mColumnSchemeParams->setVisible(directed && !mColumnSchemeParams->isEmpty());

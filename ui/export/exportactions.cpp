@@ -3,6 +3,7 @@
 
 #include "experimentdocument.h"
 #include "plotpanel.h"
+#include "rememberedfolder.h"
 #include "reportwriter.h"
 #include "runactions.h"
 #include "runcontroller.h"
@@ -99,14 +100,13 @@ void ExportActions::exportData(DataExport kind)
                                  tr("There is no finished run to export: run the experiment first."));
         return;
     }
-    QSettings settings;
-    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString folder = rememberedFolder(QStringLiteral("data"));
     const QString path = QFileDialog::getSaveFileName(mWindow, tr("Export data"),
                                                       QDir(folder).filePath(QLatin1String(names[int(kind)])),
                                                       tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+    rememberFolder(QStringLiteral("data"), path);
     if (!writeData(kind, path, &error))
         QMessageBox::warning(mWindow, tr("Export data"), error);
     else
@@ -137,12 +137,11 @@ bool ExportActions::writeReport(const QString &dir, QString *error)
 
 void ExportActions::exportReport()
 {
-    QSettings settings;
-    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
-    const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export report into folder"), folder);
+    const QString dir = QFileDialog::getExistingDirectory(mWindow, tr("Export report into folder"),
+                                                          rememberedFolder(QStringLiteral("report")));
     if (dir.isEmpty())
         return;
-    settings.setValue(QStringLiteral("export/folder"), dir);
+    rememberFolder(QStringLiteral("report"), dir);
     if (mRuns->hasFinishedRun()) {
         QString error;
         if (!writeReport(dir, &error))

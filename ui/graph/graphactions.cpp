@@ -10,6 +10,7 @@
 #include "graphscene.h"
 #include "graphview.h"
 #include "inspectorwidget.h"
+#include "rememberedfolder.h"
 #include "textconvert.h"
 
 #include "dplab/common/files.h"
@@ -158,10 +159,11 @@ void GraphActions::applyForceLayout()
 
 void GraphActions::importGraph()
 {
-    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Import graph"), QDir::homePath(),
+    const QString path = QFileDialog::getOpenFileName(mWindow, tr("Import graph"), rememberedFolder(QStringLiteral("graph")),
                                                       tr("Graphs (*.csv *.dot *.gv);;All files (*)"));
     if (path.isEmpty())
         return;
+    rememberFolder(QStringLiteral("graph"), path);
     auto text = readFile(toStdString(path));
     if (!text) {
         QMessageBox::warning(mWindow, tr("Import graph"), toQString(text.error().toString()));
@@ -184,10 +186,11 @@ void GraphActions::exportGraph()
 {
     QString selected;
     QString path = QFileDialog::getSaveFileName(mWindow, tr("Export graph"),
-                                                QDir::home().filePath(QStringLiteral("graph.csv")),
+                                                QDir(rememberedFolder(QStringLiteral("graph"))).filePath(QStringLiteral("graph.csv")),
                                                 tr("Edge list (*.csv);;Graphviz DOT (*.dot)"), &selected);
     if (path.isEmpty())
         return;
+    rememberFolder(QStringLiteral("graph"), path);
     if (QFileInfo(path).suffix().isEmpty())
         path += selected.contains(QLatin1String("dot")) ? QStringLiteral(".dot") : QStringLiteral(".csv");
     const Graph &g = mDocument->graphDocument()->graph();

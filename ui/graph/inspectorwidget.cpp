@@ -5,6 +5,8 @@
 #include "graphdocument.h"
 #include "textconvert.h"
 
+#include "dplab/common/numberformat.h"
+
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -15,6 +17,8 @@
 #include <QPushButton>
 #include <QTableWidget>
 #include <QTextBrowser>
+
+#include <algorithm>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -31,8 +35,9 @@ QString mark(bool ok)
 QString vectorText(const Eigen::VectorXd &v, int limit = 12)
 {
     QStringList parts;
+    const double scale = v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
     for (Eigen::Index i = 0; i < v.size() && i < limit; ++i)
-        parts << formatNumber(v[i], 3);
+        parts << formatNumber(withoutRoundOff(v[i], scale), 3);
     if (v.size() > limit)
         parts << QStringLiteral("…");
     return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
@@ -173,10 +178,13 @@ QString InspectorWidget::render() const
         row(mark(f.symmetric) + QStringLiteral(" ") + tr("symmetric"), QString());
         if (f.symmetric)
             row(mark(f.psd) + QStringLiteral(" ") + tr("positive semidefinite"), QString());
-        row(tr("spectral radius"), formatNumber(f.spectralRadius, 4));
-        row(tr("σ₂ (2nd singular value)"), formatNumber(f.sigma2, 4));
-        row(tr("spectral gap 1 − σ₂"), formatNumber(f.spectralGap, 4));
-        row(tr("ρ(%1 − 11ᵀ/n)").arg(m.name), formatNumber(f.consensusRate, 4));
+        // Singular values and spectral radii of a stochastic matrix are measured against its
+        // largest singular value, at least 1: σ₂ = 1e-16 of a complete graph is 0.
+        const double scale = std::max(1.0, f.spectralRadius);
+        row(tr("spectral radius"), formatNumber(withoutRoundOff(f.spectralRadius, scale), 4));
+        row(tr("σ₂ (2nd singular value)"), formatNumber(withoutRoundOff(f.sigma2, scale), 4));
+        row(tr("spectral gap 1 − σ₂"), formatNumber(withoutRoundOff(f.spectralGap, scale), 4));
+        row(tr("ρ(%1 − 11ᵀ/n)").arg(m.name), formatNumber(withoutRoundOff(f.consensusRate, scale), 4));
         html += QStringLiteral("</table>");
         if (m.perron.size() > 0)
             html += QStringLiteral("<p style='margin:2px 0'>%1:<br/>%2</p>").arg(m.perronName, vectorText(m.perron));

@@ -7,6 +7,7 @@
 
 #include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/runlabel.h"
 #include "dplab/graph/generators.h"
 
 #include <QFileInfo>
@@ -308,7 +309,7 @@ int ExperimentDocument::addRun()
         chosen = &algorithmRegistry().front();
     if (!chosen)
         return -1;
-    Json run{{"label", toStdString(uniqueLabel(toQString(chosen->name)))},
+    Json run{{"label", toStdString(uniqueLabel(toQString(defaultRunLabel(*chosen))))},
              {"algorithm", chosen->id},
              {"params", carryOver(chosen->params, Json())},
              {"privacy", carryOver(chosen->privacyParams, Json())},
@@ -356,8 +357,8 @@ bool ExperimentDocument::renameRun(int index, const QString &label, QString *err
     const QString trimmed = label.trimmed();
     if (trimmed.isEmpty())
         return fail(tr("a run label must not be empty"));
-    if (trimmed.contains(QLatin1Char(',')) || trimmed.contains(QLatin1Char('"')) || trimmed.contains(QLatin1Char('\n')))
-        return fail(tr("a run label must not contain a comma, a quote or a newline (it is a CSV column value)"));
+    if (const std::string problem = runLabelProblem(toStdString(trimmed)); !problem.empty())
+        return fail(tr("a run label %1").arg(toQString(problem)));
     for (int i = 0; i < runCount(); ++i)
         if (i != index && toQString(run(i).value("label", std::string())) == trimmed)
             return fail(tr("another run is already called \"%1\"").arg(trimmed));
@@ -377,11 +378,15 @@ void ExperimentDocument::setRunAlgorithm(int index, const std::string &algorithm
     // the algorithm; a label the user typed stays.
     if (const AlgorithmDescriptor *old = findAlgorithm(r.value("algorithm", std::string()))) {
         const QString label = toQString(r.value("label", std::string()));
-        const QString oldName = toQString(old->name);
+        // Files written before default labels were short carry the full name.
+        const QString oldNames[] = {toQString(defaultRunLabel(*old)), toQString(old->name)};
         static const QRegularExpression numbered(QStringLiteral("^(.*) \\d+$"));
         const auto match = numbered.match(label);
-        if (label.isEmpty() || label == oldName || (match.hasMatch() && match.captured(1) == oldName))
-            r["label"] = toStdString(uniqueLabel(toQString(algorithm->name)));
+        bool isDefault = label.isEmpty();
+        for (const QString &oldName : oldNames)
+            isDefault = isDefault || label == oldName || (match.hasMatch() && match.captured(1) == oldName);
+        if (isDefault)
+            r["label"] = toStdString(uniqueLabel(toQString(defaultRunLabel(*algorithm))));
     }
     r["algorithm"] = algorithmId;
     r["params"] = carryOver(algorithm->params, r.value("params", Json()));

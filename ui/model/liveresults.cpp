@@ -3,6 +3,8 @@
 
 #include "textconvert.h"
 
+#include "dplab/common/stats.h"
+
 #include <cmath>
 #include <limits>
 
@@ -220,53 +222,33 @@ void LiveResults::aggregate(int point, int run)
             count += rep.iterations.size() > row ? 1 : 0;
         s->iterations.push_back(static_cast<double>(iteration));
         s->counts.push_back(count);
+        std::vector<double> column;
         for (int k = 0; k < m; ++k) {
-            double sum = 0.0;
-            int n = 0;
-            for (const Repetition &rep : std::as_const(s->reps)) {
-                if (rep.iterations.size() <= row)
-                    continue;
-                const double v = rep.values[row * m + k];
-                if (std::isnan(v))
-                    continue;
-                sum += v;
-                ++n;
-            }
-            const double mean = n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN();
-            double sq = 0.0;
-            for (const Repetition &rep : std::as_const(s->reps)) {
-                if (rep.iterations.size() <= row)
-                    continue;
-                const double v = rep.values[row * m + k];
-                if (!std::isnan(v))
-                    sq += (v - mean) * (v - mean);
-            }
-            s->mean[k].push_back(mean);
-            s->std[k].push_back(n > 1 ? std::sqrt(sq / (n - 1)) : 0.0);
+            column.clear();
+            for (const Repetition &rep : std::as_const(s->reps))
+                if (rep.iterations.size() > row)
+                    column.push_back(rep.values[row * m + k]);
+            const MeanStd stats = meanStd(column.data(), column.size());
+            s->mean[k].push_back(stats.mean);
+            s->std[k].push_back(stats.count > 1 ? stats.std : 0.0);
         }
         for (int i = 0; i < s->agents; ++i) {
-            double sum = 0.0;
-            int n = 0;
+            column.clear();
             for (const Repetition &rep : std::as_const(s->reps)) {
                 const qsizetype at = qsizetype(row) * s->agents + i;
-                if (rep.iterations.size() <= row || rep.epsilonAgents.size() <= at || std::isnan(rep.epsilonAgents[at]))
-                    continue;
-                sum += rep.epsilonAgents[at];
-                ++n;
+                if (rep.iterations.size() > row && rep.epsilonAgents.size() > at)
+                    column.push_back(rep.epsilonAgents[at]);
             }
-            s->epsilonAgentMean[i].push_back(n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN());
+            s->epsilonAgentMean[i].push_back(meanStd(column.data(), column.size()).mean);
         }
         for (int a = 0; a < s->alternatives; ++a) {
-            double sum = 0.0;
-            int n = 0;
+            column.clear();
             for (const Repetition &rep : std::as_const(s->reps)) {
                 const qsizetype at = qsizetype(row) * s->alternatives + a;
-                if (rep.iterations.size() <= row || rep.epsilonAlternatives.size() <= at || std::isnan(rep.epsilonAlternatives[at]))
-                    continue;
-                sum += rep.epsilonAlternatives[at];
-                ++n;
+                if (rep.iterations.size() > row && rep.epsilonAlternatives.size() > at)
+                    column.push_back(rep.epsilonAlternatives[at]);
             }
-            s->epsilonAlternativeMean[a].push_back(n > 0 ? sum / n : std::numeric_limits<double>::quiet_NaN());
+            s->epsilonAlternativeMean[a].push_back(meanStd(column.data(), column.size()).mean);
         }
     }
     if (reset)

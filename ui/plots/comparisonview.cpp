@@ -7,6 +7,7 @@
 #include "liveresults.h"
 #include "metricplot.h"
 #include "metricnames.h"
+#include "parametertitle.h"
 #include "plotstyle.h"
 #include "presentationscale.h"
 
@@ -18,10 +19,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dplab {
@@ -75,8 +78,21 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     connect(results, &LiveResults::resetDone, this, [this] {
         const QSignalBlocker blocker(mPoint);
         mPoint->clear();
-        for (const QString &l : mResults->pointLabels())
-            mPoint->addItem(QStringLiteral("%1 = %2").arg(mResults->sweepParameter(), l));
+        // "q = 0.18", not "runs[*].privacy.q = 0.1…" cut by the box: the key and the value,
+        // the whole path in the tooltip; the box as wide as its longest item (up to 28
+        // characters: the window's minimum width stays projector-sized).
+        const QString path = mResults->sweepParameter();
+        QString key = path.section(QLatin1Char('.'), -1);
+        key.remove(QRegularExpression(QStringLiteral("\\[[^\\]]*\\]")));
+        int longest = 8;
+        for (const QString &l : mResults->pointLabels()) {
+            const QString text = QStringLiteral("%1 = %2").arg(key.isEmpty() ? path : key, l);
+            mPoint->addItem(text);
+            mPoint->setItemData(mPoint->count() - 1, QStringLiteral("%1 = %2").arg(path, l), Qt::ToolTipRole);
+            longest = std::max(longest, int(text.size()));
+        }
+        mPoint->setMinimumContentsLength(std::min(longest, 28));
+        mPoint->setToolTip(tr("Sweep point: %1 (%2)").arg(sweepParameterTitle(path), path));
         mPoint->setVisible(mPoint->count() > 1);
         updateMetricChoices();
         rebuild();
@@ -209,7 +225,7 @@ void ComparisonView::rebuild()
         const int stride = mResults->isStreaming(point, r) ? std::max(1, n / MetricPlot::kLivePoints) : 1;
         QVector<double> k, v, hi, lo;
         for (int i = 0; i < n; i += stride) {
-            const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < 1e200 && (!logY || mean[i] > 0);
+            const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < kLargestPlotted && (!logY || mean[i] > 0);
             k << its[i];
             v << (show ? mean[i] : std::nan(""));
             hi << (show ? mean[i] + sd[i] : std::nan(""));

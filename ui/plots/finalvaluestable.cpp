@@ -5,6 +5,7 @@
 #include "textconvert.h"
 
 #include "dplab/engine/writers.h"
+#include "dplab/common/stats.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -48,27 +49,16 @@ private:
 FinalStats finalStats(const RunResult &run, int m)
 {
     FinalStats s;
-    double sum = 0.0;
     std::vector<double> values;
     for (const RepetitionResult &rep : run.repetitions) {
         if (rep.values.empty() || m < 0 || m >= static_cast<int>(rep.values.back().size()))
             continue;
-        const double v = rep.values.back()[m];
-        if (std::isnan(v))
-            continue;
-        values.push_back(v);
-        sum += v;
+        values.push_back(rep.values.back()[m]);
     }
-    s.count = static_cast<int>(values.size());
-    if (s.count == 0) {
-        s.mean = std::nan("");
-        return s;
-    }
-    s.mean = sum / s.count;
-    double sq = 0.0;
-    for (double v : values)
-        sq += (v - s.mean) * (v - s.mean);
-    s.std = s.count > 1 ? std::sqrt(sq / (s.count - 1)) : 0.0;
+    const MeanStd stats = meanStd(values.data(), values.size());
+    s.count = stats.count;
+    s.mean = stats.mean;
+    s.std = s.count == 0 ? 0.0 : stats.std;
     return s;
 }
 

@@ -355,6 +355,17 @@ void MetricPlot::updateLegend()
     for (const RunGraphs &g : std::as_const(mRuns))
         any = any || (g.mean && g.mean->dataCount() > 0);
     mPlaceholder->setVisible(!any);
+    // Without data no axes of a previous experiment stay behind the placeholder ("No ε" over
+    // the old ε ticks): plain unlabelled axes until data arrive.
+    for (QCPAxis *axis : {xAxis, yAxis}) {
+        axis->setTickLabels(any);
+        axis->grid()->setVisible(any);
+    }
+    yAxis->setLabel(any ? metricFormula(mMetric) : QString());
+    if (!any) {
+        xAxis->setRange(0, 1);
+        yAxis->setRange(mLogY ? QCPRange(1, 10) : QCPRange(0, 1));
+    }
     if (!any)
         mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty()
                                   ? tr("No data yet: press Run")
@@ -451,8 +462,8 @@ void MetricPlot::appendMeanRows(int run)
             continue;
         const double m = mean[i];
         const double s = sd[i];
-        // Beyond ~1e200 a value is "infinite" for a plot (QCustomPlot ranges stop at 1e250).
-        const bool show = std::isfinite(m) && std::abs(m) < 1e200 && (!mLogY || m > 0);
+        // Beyond kLargestPlotted a value is "infinite" for a plot (QCustomPlot ranges stop at 1e250).
+        const bool show = std::isfinite(m) && std::abs(m) < kLargestPlotted && (!mLogY || m > 0);
         keys.push_back(keysAll[i]);
         values.push_back(show ? m : kNaN);
         if (g.upper) {
@@ -503,7 +514,7 @@ void MetricPlot::appendAlternativeRows(int run)
             if (k % g.stride != 0)
                 continue;
             const double v = eps[k];
-            const bool show = std::isfinite(v) && std::abs(v) < 1e200 && (!mLogY || v > 0);
+            const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!mLogY || v > 0);
             keys.push_back(keysAll[k]);
             values.push_back(show ? v : kNaN);
         }
@@ -548,7 +559,7 @@ void MetricPlot::appendAgentRows(int run)
             if (k % g.stride != 0)
                 continue;
             const double v = eps[k];
-            const bool show = std::isfinite(v) && std::abs(v) < 1e200 && (!mLogY || v > 0);
+            const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!mLogY || v > 0);
             keys.push_back(keysAll[k]);
             values.push_back(show ? v : kNaN);
         }
@@ -591,8 +602,10 @@ void MetricPlot::autoRange()
     }
     if (foundValues) {
         if (mLogY) {
-            const double pad = std::max(1.1, std::pow(values.upper / values.lower, 0.05));
-            yAxis->setRange(QCPRange(values.lower / pad, values.upper * pad));
+            // Padding stays inside QCustomPlot's range (1e250): else setRange ignores it.
+            const double pad = std::min({std::max(1.1, std::pow(values.upper / values.lower, 0.05)), 1e248 / values.upper,
+                                         values.lower * 1e248});
+            yAxis->setRange(QCPRange(values.lower / std::max(pad, 1.0), values.upper * std::max(pad, 1.0)));
         } else {
             double pad = values.size() * 0.05;
             if (pad <= 0)

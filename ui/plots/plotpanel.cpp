@@ -224,7 +224,11 @@ void PlotPanel::showOutcome(const ExperimentResult &result)
                     at = rep.divergedAt;
             text = tr("diverged at %1").arg(at);
         } else if (status == RunStatus::Cancelled) {
-            text = tr("cancelled");
+            // Stopped before its first iteration: nothing recorded, as the runs list says.
+            bool started = false;
+            for (const RepetitionResult &rep : r.repetitions)
+                started = started || !rep.iterations.empty();
+            text = started ? tr("cancelled") : tr("not started");
         }
         statuses << text;
     }

@@ -12,6 +12,12 @@ class QCPAxis;
 
 namespace dplab {
 
+/** The largest magnitude a plot draws. QCustomPlot's ranges stop at 1e250 (QCPRange::maxRange);
+ *  below 1e240 a value fits with room for the axis padding. The ε of paper 001's presets reaches
+ *  1e225 after 300 iterations: the curve cut at 1e200 stopped two thirds of the way. Larger
+ *  values (up to 1.8e308 and ∞) are left out. */
+inline constexpr double kLargestPlotted = 1e240;
+
 /** Makes `axis` logarithmic or linear and keeps its ticker suited to its range. */
 void setLogAxis(QCPAxis *axis, bool logarithmic);
 

@@ -48,6 +48,15 @@ SweepView::SweepView(QWidget *parent)
     QFont legendFont = font();
     legendFont.setPointSizeF(8);
     mPlot->legend->setFont(legendFont);
+    // The legend sits in its own row under the axes: inside them it hid the last point (on
+    // screen and in the exported PNG, which draws this same layout).
+    // (showLegend: a hidden legend is taken out of the layout, where it squeezed the axes.)
+    if (mPlot->axisRect()->insetLayout()->take(mPlot->legend)) {
+        mPlot->axisRect()->insetLayout()->simplify();
+        mPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        mPlot->legend->setWrap(4);
+        mPlot->legend->setMargins(QMargins(4, 2, 4, 2));
+    }
     connect(mMetric, &QComboBox::activated, this, [this] {
         mLogY->setChecked(metricPrefersLogAxis(metric()));
         rebuild();
@@ -120,6 +129,20 @@ QVector<QVector<double>> SweepView::series(int run) const
     return run >= 0 && run < mSeries.size() ? mSeries[run] : QVector<QVector<double>>();
 }
 
+void SweepView::showLegend(bool show)
+{
+    QCPLayoutGrid *layout = mPlot->plotLayout();
+    const bool placed = layout->hasElement(1, 0) && layout->element(1, 0) == mPlot->legend;
+    if (show && !placed) {
+        layout->addElement(1, 0, mPlot->legend);
+        layout->setRowStretchFactor(1, 0.001);
+    } else if (!show && placed) {
+        layout->take(mPlot->legend);
+        layout->simplify();
+    }
+    mPlot->legend->setVisible(show);
+}
+
 void SweepView::rebuild()
 {
     mPlot->clearPlottables();
@@ -135,7 +158,7 @@ void SweepView::rebuild()
         text->setText(mResult ? tr("This experiment has no sweep.\nAdd \"sweep\": {\"parameter\": \"runs[*].params.stepsize\", "
                                    "\"values\": [...]} to the file\nto plot a final metric against a parameter.")
                               : tr("Run an experiment with a sweep to plot a final metric against the swept parameter"));
-        mPlot->legend->setVisible(false);
+        showLegend(false);
         mPlot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -174,7 +197,7 @@ void SweepView::rebuild()
             if (it == run.metricNames.end())
                 continue;
             const FinalStats s = finalStats(run, int(it - run.metricNames.begin()));
-            if (s.count == 0 || !std::isfinite(s.mean) || std::abs(s.mean) >= 1e200 || (logY && s.mean <= 0))
+            if (s.count == 0 || !std::isfinite(s.mean) || std::abs(s.mean) >= kLargestPlotted || (logY && s.mean <= 0))
                 continue;
             keys << xs[int(p)];
             values << s.mean;
@@ -193,7 +216,7 @@ void SweepView::rebuild()
         bars->setData(errors);
         bars->setPen(QPen(colour, 1.0));
     }
-    mPlot->legend->setVisible(runs > 0);
+    showLegend(runs > 0);
     mPlot->rescaleAxes();
     const QCPRange x = mPlot->xAxis->range();
     if (logX)

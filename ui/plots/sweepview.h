@@ -43,6 +43,8 @@ public:
 
 private:
     void rebuild();
+    /** Shows the legend in its row under the axes, or takes it out of the layout. */
+    void showLegend(bool show);
 
     QComboBox *mMetric;
     QCheckBox *mLogY;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <QAction>
 #include <QEventLoop>
@@ -23,16 +24,6 @@
 
 namespace dplab {
 
-namespace {
-
-QString formatRecordingSize(double bytes)
-{
-    if (bytes >= 1024.0 * 1024 * 1024)
-        return QStringLiteral("%1 GB").arg(bytes / (1024.0 * 1024 * 1024), 0, 'f', 1);
-    return QStringLiteral("%1 MB").arg(bytes / (1024.0 * 1024), 0, 'f', 0);
-}
-
-} // namespace
 
 RunActions::RunActions(ExperimentDocument *document, RunController *controller, LiveResults *results,
                        ResultsView *views, QWidget *window)
@@ -73,73 +64,145 @@ RunActions::RunActions(ExperimentDocument *document, RunController *controller, 
     updateActions();
 }
 
-bool RunActions::start(bool paused)
+Result<Experiment> RunActions::resolveWithoutLimit(const ExperimentDocument &document)
+{
+    ResolveOptions options;
+    options.limits.maxMemoryBytes = std::numeric_limits<std::uint64_t>::max();
+    return resolveExperiment(document.toJson(), toStdString(document.baseDir()), options);
+}
+
+RunActions::MemoryPlan RunActions::planMemory(const Experiment &e, double limit, double physical)
+{
+    MemoryPlan plan;
+    plan.needed = e.resources.totalBytes();
+    plan.limit = limit;
+    plan.physical = physical;
+    plan.recording = estimatedRecordingBytes(e);
+    plan.overLimit = !(plan.needed <= limit);
+    plan.largeRecording = plan.recording > kRecordingWarnBytes;
+    if (!plan.asks())
+        return plan;
+    // The smallest recording interval that brings the window's recording under its warning size
+    // and the whole run under the limit (recording in at most half the room left), keeping at
+    // least 100 recorded points.
+    double recorded = 0;
+    for (const ResourceItem &item : e.resources.items)
+        if (item.what == "recorded metrics" || item.what == "traces")
+            recorded += item.bytes;
+    const double fixed = plan.needed - recorded;
+    double scale = plan.recording / (kRecordingWarnBytes / 2);
+    bool fits = true;
+    if (plan.overLimit) {
+        const double room = limit - fixed;
+        fits = room > 0;
+        if (fits)
+            scale = std::max(scale, recorded / (room / 2));
+    }
+    const long long current = std::max<long long>(1, e.recordEvery);
+    const double wanted = std::min(double(current) * std::ceil(std::max(1.0, scale)),
+                                   double(std::max<long long>(1, e.iterations / 100)));
+    const long long every = std::max<long long>(1, static_cast<long long>(wanted));
+    // Recorded bytes shrink with the interval: check that the coarser one fits.
+    if (fits && every > current && (!plan.overLimit || fixed + recorded * double(current) / double(every) <= limit))
+        plan.recordEvery = every;
+    // The CLI's --max-memory for this run: the estimate with a quarter to spare, in whole
+    // 256 MiB steps, up to the machine's memory.
+    if (plan.overLimit && plan.needed <= physical) {
+        const double step = 256.0 * 1024 * 1024;
+        plan.raiseTo = std::min(physical, std::ceil(plan.needed * 1.25 / step) * step);
+    }
+    return plan;
+}
+
+bool RunActions::start(bool paused, std::uint64_t memoryLimit)
 {
     mLastRunError.clear();
-    // Validated against the physical memory: between the default limit and that, the user decides.
-    auto experiment = mDocument->validate(ResourceLimits::physicalMemory());
-    if (!experiment) {
-        mLastRunError = toQString(experiment.error().toString());
+    auto fail = [this](const QString &why) {
+        mLastRunError = why;
         emit message(tr("Cannot run: %1").arg(mLastRunError), 15000);
         showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
         return false;
-    }
-    const ResourceEstimate &estimate = experiment->resources;
-    const double needed = estimate.totalBytes();
-    const double limit = static_cast<double>(ResourceLimits{}.memoryLimit());
-    const bool overLimit = needed > limit;
-    const double recording = estimatedRecordingBytes(experiment.value());
-    if (overLimit || recording > kRecordingWarnBytes) {
-        // Propose the smallest recording interval that brings the recording under its warning
-        // size and the whole run under the limit (at least 100 recorded points).
-        double scale = recording / (kRecordingWarnBytes / 2);
-        bool recordingHelps = true;
-        if (overLimit) {
-            double recorded = 0;
-            for (const ResourceItem &item : estimate.items)
-                if (item.what == "recorded metrics" || item.what == "traces")
-                    recorded += item.bytes;
-            const double room = limit - (needed - recorded);
-            recordingHelps = room > 0;
-            if (recordingHelps)
-                scale = std::max(scale, recorded / (room / 2));
-        }
-        const long long every = std::max<long long>(
-            1, std::min<long long>(experiment->recordEvery * static_cast<long long>(std::ceil(std::max(1.0, scale))),
-                                   std::max<long long>(1, experiment->iterations / 100)));
-        recordingHelps = recordingHelps && every > experiment->recordEvery;
-        const QString what = overLimit
-            ? tr("This run needs an estimated %1 of memory, more than the limit of %2 (largest: %3, %4).")
-                  .arg(formatRecordingSize(needed), formatRecordingSize(limit),
-                       toQString(estimate.largest().what), formatRecordingSize(estimate.largest().bytes))
+    };
+    // First the estimate without any limit (nothing is loaded or allocated), then the choice.
+    auto resolved = resolveWithoutLimit(*mDocument);
+    if (!resolved)
+        return fail(toQString(resolved.error().toString()));
+    const double physical = double(ResourceLimits::physicalMemory());
+    const double limit = memoryLimit ? double(memoryLimit) : double(ResourceLimits{}.memoryLimit());
+    const MemoryPlan plan = planMemory(*resolved, limit, physical);
+    if (memoryLimit == 0 && plan.asks()) {
+        const QString limitText = toQString(formatBytes(limit));
+        const QString what = plan.overLimit
+            ? tr("This run needs an estimated %1 of memory, more than %2 (largest: %3, %4).")
+                  .arg(toQString(formatBytes(plan.needed)),
+                       plan.needed > physical
+                           ? tr("this machine's memory of %1").arg(toQString(formatBytes(physical)))
+                           : tr("the limit of %1 (min(8 GiB, ¾ of this machine's %2))")
+                                 .arg(limitText, toQString(formatBytes(physical))),
+                       toQString(resolved->resources.largest().what),
+                       toQString(formatBytes(resolved->resources.largest().bytes)))
             : tr("This run records about %1 (%2 iterations recorded every %3, for every run, repetition "
                  "and agent).")
-                  .arg(formatRecordingSize(recording))
-                  .arg(experiment->iterations)
-                  .arg(experiment->recordEvery);
-        const QString proposal = recordingHelps ? tr(" Record every %1 iterations instead?").arg(every)
-                                                : tr(" Run it anyway?");
-        QMessageBox box(QMessageBox::Warning, overLimit ? tr("Over the memory limit") : tr("Large run"), what + proposal,
-                        (recordingHelps ? QMessageBox::Apply : QMessageBox::NoButton) | QMessageBox::Ignore
-                            | QMessageBox::Cancel,
-                        mWindow);
-        if (recordingHelps) {
-            box.button(QMessageBox::Apply)->setText(tr("Record every %1").arg(every));
+                  .arg(toQString(formatBytes(plan.recording)))
+                  .arg(resolved->iterations)
+                  .arg(resolved->recordEvery);
+        if (plan.overLimit && !plan.recordEvery && !plan.raiseTo)
+            return fail(what + tr(" Reduce the graph, the data or the repetitions."));
+        QStringList offers;
+        if (plan.recordEvery)
+            offers << tr("record every %1 iterations instead").arg(plan.recordEvery);
+        if (plan.raiseTo)
+            offers << tr("raise the limit to %1 for this run (dplab-cli: --max-memory %2M)")
+                          .arg(toQString(formatBytes(plan.raiseTo)))
+                          .arg(qulonglong(std::llround(plan.raiseTo / (1024.0 * 1024))));
+        if (!plan.overLimit)
+            offers << tr("run it anyway");
+        QString proposal = QStringLiteral(" ") + tr("You can %1.").arg(offers.join(tr(", or ")));
+        QMessageBox box(QMessageBox::Warning, plan.overLimit ? tr("Over the memory limit") : tr("Large run"),
+                        what + proposal, QMessageBox::Cancel, mWindow);
+        if (plan.recordEvery) {
+            box.addButton(QMessageBox::Apply)->setText(tr("Record every %1").arg(plan.recordEvery));
             box.setDefaultButton(QMessageBox::Apply);
-        } else {
-            box.setDefaultButton(QMessageBox::Cancel);
         }
-        box.button(QMessageBox::Ignore)->setText(tr("Run anyway"));
+        if (plan.raiseTo)
+            box.addButton(QMessageBox::Yes)->setText(tr("Raise the limit to %1").arg(toQString(formatBytes(plan.raiseTo))));
+        if (!plan.overLimit)
+            box.addButton(QMessageBox::Ignore)->setText(tr("Run anyway"));
+        if (!plan.recordEvery)
+            box.setDefaultButton(QMessageBox::Cancel);
         const int answer = box.exec();
         if (answer == QMessageBox::Apply) {
-            mDocument->setValue("/record_every", Json(every), tr("Record less often"));
+            mDocument->setValue("/record_every", Json(plan.recordEvery), tr("Record less often"));
             return start(paused);
         }
+        if (answer == QMessageBox::Yes)
+            return start(paused, static_cast<std::uint64_t>(plan.raiseTo));
         if (answer != QMessageBox::Ignore) {
-            mLastRunError = tr("Cancelled: the run would need %1").arg(formatRecordingSize(std::max(needed, recording)));
+            mLastRunError = tr("Cancelled: the run would need %1")
+                                .arg(toQString(formatBytes(std::max(plan.needed, plan.recording))));
             return false;
         }
     }
+    // Built (data loaded) against the limit in force: the default, the run's raised limit, or —
+    // for a large recording under the limit that the user accepted — the default as well.
+    const std::uint64_t runLimit = memoryLimit ? memoryLimit : ResourceLimits{}.memoryLimit();
+    struct ScopedLimit {
+        std::uint64_t previous = 0;
+        bool set = false;
+        ~ScopedLimit()
+        {
+            if (set)
+                ResourceLimits::setDefaultMemoryLimit(previous);
+        }
+    } scoped;
+    if (memoryLimit) { // the data loaders check the process-wide limit
+        scoped.previous = ResourceLimits::defaultMemoryLimit(); // the same value, set or computed
+        scoped.set = true;
+        ResourceLimits::setDefaultMemoryLimit(memoryLimit);
+    }
+    auto experiment = mDocument->validate(runLimit);
+    if (!experiment)
+        return fail(toQString(experiment.error().toString()));
     auto shared = std::make_shared<const Experiment>(std::move(experiment.value()));
     mResults->reset(*shared);
     QVector<QColor> colors;
@@ -246,8 +309,16 @@ void RunActions::updateActions()
 void RunActions::updateRunStatuses()
 {
     QStringList statuses;
+    // Once the run is over, a run still waiting never started (Stop came first): the legend
+    // says the same (PlotPanel::showOutcome).
+    const bool over = !mController->isActive();
     for (int r = 0; r < mResults->runCount(); ++r)
-        statuses << mResults->runStatusText(0, r);
+    {
+        const QString text = mResults->runStatusText(0, r);
+        statuses << (over && !text.isEmpty() && mResults->runState(0, r) == LiveResults::RunState::Waiting
+                         ? tr("not started")
+                         : text);
+    }
     emit runStatusesChanged(statuses);
 }
 

@@ -11,6 +11,9 @@
 #include <QObject>
 #include <QStringList>
 
+#include "dplab/common/result.h"
+
+#include <cstdint>
 #include <memory>
 
 class QAction;
@@ -41,8 +44,26 @@ public:
     QAction *resetAction() const { return mResetAction; }
 
     /** Validates the document and starts a run (paused: waits for Step). False with
-     *  lastRunError() when the experiment does not validate. */
-    bool start(bool paused);
+     *  lastRunError() when the experiment does not validate. Over the memory limit (or with a
+     *  large recording) it asks first: record less often, raise the limit for this run (what
+     *  the CLI's --max-memory does), run anyway (a large recording under the limit), or cancel.
+     *  `memoryLimit` (bytes, 0 = the default limit) is the limit this run was allowed. */
+    bool start(bool paused, std::uint64_t memoryLimit = 0);
+    /** What start() offers before a run that needs much memory. */
+    struct MemoryPlan {
+        double needed = 0;           ///< the run's estimate (core's, as the CLI checks it)
+        double limit = 0;            ///< the limit in force (default: min(8 GiB, ¾ of the RAM))
+        double physical = 0;         ///< the machine's memory: no limit goes past it
+        double recording = 0;        ///< what the window records (estimatedRecordingBytes)
+        bool overLimit = false;      ///< needed > limit
+        bool largeRecording = false; ///< recording > kRecordingWarnBytes
+        long long recordEvery = 0;   ///< a coarser interval that fits (0: none does)
+        double raiseTo = 0;          ///< a limit for this run that fits (0: not offered)
+        bool asks() const { return overLimit || largeRecording; }
+    };
+    static MemoryPlan planMemory(const Experiment &experiment, double limit, double physical);
+    /** The document resolved (not built: nothing loaded) with no memory limit: its estimate. */
+    static Result<Experiment> resolveWithoutLimit(const ExperimentDocument &document);
     /** The memory a run of `experiment` needs for what it records, in bytes: every recorded
      *  point of every run, repetition and sweep point holds its metrics and each agent's ε, once
      *  in the result and once in the live plots. */

@@ -49,7 +49,8 @@ RunController::~RunController()
 
 qint64 RunController::elapsedMilliseconds() const
 {
-    return isActive() && mClock.isValid() ? mClock.elapsed() : mElapsed;
+    // Running time only: the clock stands still while paused.
+    return mElapsed + (isActive() && mClock.isValid() ? mClock.elapsed() : 0);
 }
 
 qint64 RunController::iterationsDone() const
@@ -84,8 +85,11 @@ bool RunController::start(std::shared_ptr<const Experiment> experiment, bool pau
     mControl = std::make_shared<RunControl>();
     if (paused)
         mControl->pause();
-    mClock.start();
     mElapsed = 0;
+    if (paused)
+        mClock.invalidate();
+    else
+        mClock.start();
     setState(paused ? State::Paused : State::Running);
     emit started(mExperiment);
     int threads = mThreads;
@@ -101,11 +105,19 @@ bool RunController::start(std::shared_ptr<const Experiment> experiment, bool pau
     return true;
 }
 
+void RunController::stopClock()
+{
+    if (mClock.isValid())
+        mElapsed += mClock.elapsed();
+    mClock.invalidate();
+}
+
 void RunController::pause()
 {
     if (mState != State::Running)
         return;
     mControl->pause();
+    stopClock();
     setState(State::Paused);
 }
 
@@ -114,6 +126,7 @@ void RunController::resume()
     if (mState != State::Paused)
         return;
     mControl->resume();
+    mClock.start();
     setState(State::Running);
 }
 
@@ -166,7 +179,7 @@ void RunController::drain()
 void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> result)
 {
     drain();
-    mElapsed = mClock.elapsed();
+    stopClock();
     mResult = std::move(result);
     mControl.reset();
     setState(State::Idle);
@@ -176,7 +189,7 @@ void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> res
 void RunController::onWorkerFailed(const QString &message)
 {
     drain();
-    mElapsed = mClock.elapsed();
+    stopClock();
     mControl.reset();
     setState(State::Idle);
     emit failed(message);

@@ -44,7 +44,7 @@ public:
     void setThreads(int threads) { mThreads = threads; }
     /** Minimum time between two drains of the feed (default 50 ms ≈ 20 Hz). */
     void setThrottleInterval(int milliseconds) { mInterval = milliseconds; }
-    /** Wall time of the current (or last) run. */
+    /** Running time of the current (or last) run: the time paused does not count. */
     qint64 elapsedMilliseconds() const;
     /** Iterations done / planned over all jobs of the current run. */
     qint64 iterationsDone() const;
@@ -102,8 +102,10 @@ private:
     int mInterval = 50;
     QTimer mDrainTimer;
     QElapsedTimer mSinceDrain;
-    QElapsedTimer mClock;
-    qint64 mElapsed = 0;
+    QElapsedTimer mClock; ///< runs while the run runs (invalid while paused or idle)
+    qint64 mElapsed = 0;  ///< running time before mClock started
+    /** Adds the clock's time to mElapsed and stops it. */
+    void stopClock();
     qint64 mLastDone = -1;
 };
 
