@@ -17,12 +17,20 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMenu>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
 #include <QMessageBox>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace dplab {
 
@@ -32,8 +40,10 @@ GraphActions::GraphActions(ExperimentDocument *document, GraphScene *scene, Grap
     , mDocument(document)
     , mScene(scene)
     , mView(view)
+    , mInspector(inspector)
     , mWindow(window)
 {
+    connect(mScene, &GraphScene::contextMenuRequested, this, &GraphActions::showContextMenu);
     mDeleteAction = new QAction(tr("&Delete"), this);
     mDeleteAction->setShortcut(QKeySequence::Delete);
     mDeleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -115,6 +125,127 @@ GraphActions::GraphActions(ExperimentDocument *document, GraphScene *scene, Grap
     mExportPictureAction = new QAction(tr("Export Graph &Picture…"), this);
     mExportPictureAction->setToolTip(tr("Save the graph as drawn in the editor (PNG, SVG or PDF)"));
     connect(mExportPictureAction, &QAction::triggered, this, &GraphActions::exportGraphPicture);
+}
+
+QMenu *GraphActions::createContextMenu(int node, const Edge &edge, const QPointF &scenePos)
+{
+    auto *menu = new QMenu(mWindow);
+    GraphDocument *graph = mDocument->graphDocument();
+    const bool directed = graph->graph().isDirected();
+    if (node >= 0 && node < graph->graph().nodeCount()) {
+        const QVector<int> selected = mScene->selectedNodes();
+        const bool many = selected.size() > 1 && selected.contains(node);
+        QAction *remove = menu->addAction(many ? tr("Delete %n nodes", nullptr, int(selected.size()))
+                                               : tr("Delete node %1").arg(node));
+        remove->setObjectName(QStringLiteral("deleteNode"));
+        connect(remove, &QAction::triggered, this, [this, graph, node, many, selected] {
+            if (many)
+                mScene->deleteSelection();
+            else
+                graph->deleteElements({node}, {});
+        });
+        QAction *properties = menu->addAction(tr("Properties of node %1…").arg(node));
+        properties->setObjectName(QStringLiteral("nodeProperties"));
+        connect(properties, &QAction::triggered, this, [this, node] {
+            if (QDialog *dialog = createNodeProperties(node))
+                dialog->exec();
+        });
+    } else if (edge.from >= 0 && graph->graph().hasEdge(edge.from, edge.to)) {
+        const QString name = directed ? tr("%1 → %2").arg(edge.from).arg(edge.to)
+                                      : tr("%1 — %2").arg(edge.from).arg(edge.to);
+        QAction *remove = menu->addAction(tr("Delete edge %1").arg(name));
+        remove->setObjectName(QStringLiteral("deleteEdge"));
+        connect(remove, &QAction::triggered, this, [graph, edge] { graph->deleteElements({}, {edge}); });
+        QAction *weight = menu->addAction(tr("Edit weight of %1…").arg(name));
+        weight->setObjectName(QStringLiteral("editWeight"));
+        weight->setToolTip(tr("The weight matrix with the entry of this edge selected"));
+        weight->setEnabled(!mInspector->inspection().matrices.isEmpty());
+        connect(weight, &QAction::triggered, this, [this, edge] { mInspector->showMatrixDialogForEdge(edge.from, edge.to); });
+        if (!directed) { // an undirected edge carries two entries, W(i, j) and W(j, i)
+            QAction *back = menu->addAction(tr("Edit weight of %1 → %2…").arg(edge.to).arg(edge.from));
+            back->setEnabled(weight->isEnabled());
+            connect(back, &QAction::triggered, this, [this, edge] { mInspector->showMatrixDialogForEdge(edge.to, edge.from); });
+        }
+    } else {
+        QAction *add = menu->addAction(tr("Add node here"));
+        add->setObjectName(QStringLiteral("addNodeHere"));
+        connect(add, &QAction::triggered, this, [this, graph, scenePos] { graph->addNode(mScene->fromScene(scenePos)); });
+        menu->addAction(mFitAction);
+        menu->addAction(mMatrixAction);
+    }
+    return menu;
+}
+
+void GraphActions::showContextMenu(int node, const Edge &edge, const QPoint &screenPos, const QPointF &scenePos)
+{
+    QMenu *menu = createContextMenu(node, edge, scenePos);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(screenPos);
+}
+
+QDialog *GraphActions::createNodeProperties(int node)
+{
+    const Graph &g = mDocument->graphDocument()->graph();
+    if (node < 0 || node >= g.nodeCount())
+        return nullptr;
+    auto *dialog = new QDialog(mWindow);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Node %1").arg(node));
+    auto *form = new QFormLayout(dialog);
+    const NodePosition at = g.hasPositions() ? g.positions()[node] : NodePosition{};
+    auto coordinate = [dialog](double value, const QString &name) {
+        auto *box = new QDoubleSpinBox(dialog);
+        box->setObjectName(name);
+        box->setRange(-1e6, 1e6);
+        box->setDecimals(4);
+        box->setSingleStep(0.1);
+        box->setValue(value);
+        return box;
+    };
+    QDoubleSpinBox *x = coordinate(at.x, QStringLiteral("x"));
+    QDoubleSpinBox *y = coordinate(at.y, QStringLiteral("y"));
+    form->addRow(tr("x (layout units)"), x);
+    form->addRow(tr("y (layout units)"), y);
+    QStringList in, out;
+    for (const Edge &e : g.edges()) {
+        if (e.to == node)
+            in << QString::number(e.from);
+        if (e.from == node)
+            out << QString::number(e.to);
+    }
+    if (!g.isDirected()) { // undirected edges are stored once, {min, max}
+        in += out;
+        out = in;
+    }
+    std::sort(in.begin(), in.end(), [](const QString &a, const QString &b) { return a.toInt() < b.toInt(); });
+    std::sort(out.begin(), out.end(), [](const QString &a, const QString &b) { return a.toInt() < b.toInt(); });
+    auto list = [](const QStringList &nodes) {
+        return nodes.isEmpty() ? QObject::tr("none")
+                               : (nodes.size() > 30 ? (nodes.mid(0, 30).join(QStringLiteral(", ")) + QStringLiteral(", …"))
+                                                    : nodes.join(QStringLiteral(", ")));
+    };
+    auto label = [dialog](const QString &text) {
+        auto *l = new QLabel(text, dialog);
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return l;
+    };
+    if (g.isDirected()) {
+        form->addRow(tr("receives from (%1)").arg(in.size()), label(list(in)));
+        form->addRow(tr("sends to (%1)").arg(out.size()), label(list(out)));
+    } else {
+        form->addRow(tr("neighbours (%1)").arg(in.size()), label(list(in)));
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, node, at, x, y] {
+        GraphDocument *graph = mDocument->graphDocument();
+        if (node < graph->graph().nodeCount() && (x->value() != at.x || y->value() != at.y))
+            graph->moveNodes({node}, {at}, {NodePosition{x->value(), y->value()}});
+        dialog->accept();
+    });
+    return dialog;
 }
 
 void GraphActions::generateGraph()

@@ -2,16 +2,24 @@
 //
 // GraphActions: the commands of the graph editor as QActions (Edit ▸ Delete/Select All, View ▸
 // zoom/fit/weights, Graph ▸ modes, Directed, Generate, layouts, weight matrix, File ▸ import and
-// export of the graph). Each edit goes through the GraphDocument (one undo step); MainWindow only
-// places the actions in menus and toolbars.
+// export of the graph), and the editor's context menus: on a node (delete, properties), on an edge
+// (delete, edit its weight in the weight matrix) and on empty space (add node, fit). Each edit
+// goes through the GraphDocument (one undo step); MainWindow only places the actions in menus
+// and toolbars.
 //
 // Threading: GUI thread.
 #pragma once
 
 #include <QObject>
 
+#include "dplab/graph/graph.h"
+
+#include <QPointF>
+
 class QAction;
 class QActionGroup;
+class QDialog;
+class QMenu;
 class QWidget;
 
 namespace dplab {
@@ -46,7 +54,15 @@ public:
     QAction *exportAction() const { return mExportAction; }
     QAction *exportPictureAction() const { return mExportPictureAction; }
 
+    /** The context menu for a node (node ≥ 0), an edge (edge.from ≥ 0) or empty space at
+     *  `scenePos`; the caller owns it. */
+    QMenu *createContextMenu(int node, const Edge &edge, const QPointF &scenePos);
+    /** The properties of a node: its position (editable, one undo step on OK), degrees and
+     *  neighbours. Deleted when closed. */
+    QDialog *createNodeProperties(int node);
+
 public slots:
+    void showContextMenu(int node, const dplab::Edge &edge, const QPoint &screenPos, const QPointF &scenePos);
     void generateGraph();
     void applyCircularLayout();
     void applyForceLayout();
@@ -62,6 +78,7 @@ private:
     ExperimentDocument *mDocument;
     GraphScene *mScene;
     GraphView *mView;
+    InspectorWidget *mInspector;
     QWidget *mWindow;
 
     QAction *mDeleteAction, *mSelectAllAction;
