@@ -393,8 +393,11 @@ QDialog *InspectorWidget::createMatrixDialog(int matrix, int focusRow, int focus
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     QUndoStack *stack = mDocument->undoStack();
     auto *undo = buttons->addButton(tr("Undo"), QDialogButtonBox::ActionRole);
+    undo->setAutoDefault(false); // Enter after typing an entry must not undo it
     connect(undo, &QPushButton::clicked, stack, &QUndoStack::undo);
     auto *copy = buttons->addButton(tr("Copy as CSV"), QDialogButtonBox::ActionRole);
+    copy->setAutoDefault(false);
+    buttons->button(QDialogButtonBox::Close)->setDefault(true);
     connect(copy, &QPushButton::clicked, dialog, [this, choice] {
         const Eigen::MatrixXd &w = mInspection.matrices[choice->currentIndex()].matrix;
         QString csv;
