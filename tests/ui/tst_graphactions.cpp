@@ -5,6 +5,7 @@
 // properties, the edge menu deletes the edge and opens its weight; each is one undo step.
 #include "edgeitem.h"
 #include "experimentdocument.h"
+#include "forcelayout.h"
 #include "graphactions.h"
 #include "graphdocument.h"
 #include "graphscene.h"
@@ -72,6 +73,7 @@ private slots:
     void edgeMenuDeletesTheEdge();
     void emptySpaceMenuAddsANode();
     void nodePropertiesMoveTheNode();
+    void forceLayoutOffTheGuiThread();
 };
 
 void TestGraphActions::rightClickAsksForTheItemsMenu()
@@ -167,6 +169,37 @@ void TestGraphActions::nodePropertiesMoveTheNode()
     QCOMPARE(e.scene->nodeItem(1)->pos(), e.scene->toScene({2.5, -1.25}));
     e.document.undoStack()->undo();
     QCOMPARE(e.document.graphDocument()->graph().positions()[1].x, before.x);
+}
+
+void TestGraphActions::forceLayoutOffTheGuiThread()
+{
+    // The layout froze the window for seconds on large graphs: it now runs on a worker thread
+    // and gives exactly what the inline call gives.
+    Editor e;
+    QVERIFY(e.loaded);
+    const Graph g = e.document.graphDocument()->graph();
+    const std::vector<NodePosition> expected = forceDirectedLayout(g, g.positions());
+    QSignalSpy applied(e.actions, &GraphActions::layoutApplied);
+    e.actions->applyForceLayout();
+    QVERIFY(!e.actions->forceAction()->isEnabled()); // busy
+    QVERIFY(applied.wait(20000));
+    QVERIFY(e.actions->forceAction()->isEnabled());
+    const auto &got = e.document.graphDocument()->graph().positions();
+    QCOMPARE(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        QCOMPARE(got[i].x, expected[i].x);
+        QCOMPARE(got[i].y, expected[i].y);
+    }
+    e.document.undoStack()->undo();
+    QCOMPARE(e.document.graphDocument()->graph().positions()[0].x, g.positions()[0].x);
+
+    // An edit before the result arrives: the stale layout is dropped.
+    const int steps = e.document.undoStack()->index();
+    e.actions->applyForceLayout();
+    e.document.graphDocument()->addNode({5, 5});
+    QTRY_VERIFY_WITH_TIMEOUT(e.actions->forceAction()->isEnabled(), 20000);
+    QCOMPARE(applied.size(), 1);
+    QCOMPARE(e.document.undoStack()->index(), steps + 1); // the added node only
 }
 
 QTEST_MAIN(TestGraphActions)

@@ -7,7 +7,8 @@
 // goes through the GraphDocument (one undo step); MainWindow only places the actions in menus
 // and toolbars.
 //
-// Threading: GUI thread.
+// Threading: GUI thread; the force-directed layout (O(300 · n²)) is computed on a worker thread
+// from a copy of the graph and applied back on the GUI thread.
 #pragma once
 
 #include <QObject>
@@ -16,10 +17,14 @@
 
 #include <QPointF>
 
+#include <mutex>
+#include <vector>
+
 class QAction;
 class QActionGroup;
 class QDialog;
 class QMenu;
+class QThread;
 class QWidget;
 
 namespace dplab {
@@ -37,6 +42,8 @@ public:
     /** `window` parents the dialogs. */
     GraphActions(ExperimentDocument *document, GraphScene *scene, GraphView *view, InspectorWidget *inspector,
                  QWidget *window);
+    /** Waits for a force-directed layout still being computed. */
+    ~GraphActions() override;
 
     QAction *deleteAction() const { return mDeleteAction; }
     QAction *selectAllAction() const { return mSelectAllAction; }
@@ -73,6 +80,8 @@ public slots:
 signals:
     /** A message for the status bar. */
     void message(const QString &text, int timeoutMs);
+    /** The force-directed layout (computed on a worker thread) was applied. */
+    void layoutApplied();
 
 private:
     ExperimentDocument *mDocument;
@@ -87,6 +96,12 @@ private:
     QAction *mSelectModeAction, *mAddNodeModeAction, *mAddEdgeModeAction;
     QAction *mDirectedAction, *mGenerateAction, *mCircularAction, *mForceAction, *mMatrixAction;
     QAction *mImportAction, *mExportAction, *mExportPictureAction;
+
+    // The force-directed layout runs on mLayoutThread; its result is handed over under the mutex.
+    QThread *mLayoutThread = nullptr;
+    std::mutex mLayoutMutex;
+    std::vector<NodePosition> mLayoutResult;
+    quint64 mGraphRevision = 0; ///< counts graph changes, to drop a layout of an older graph
 };
 
 } // namespace dplab
