@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Takes the window screenshots of the README (docs/screenshots/) under a virtual X display:
 #   scripts/screenshots.sh [--build DIR] [--out DIR] [--size WxH] [NAME...]
-# NAMEs: main comparison sweep presentation help message theory theta (default: all), each at 1600×1000 and 1280×720
+# NAMEs: main comparison sweep presentation help message theory theta menu matrix dense (default: all), each at 1600×1000 and 1280×720
 # (or only at --size), each through scripts/screenshot.sh. Settings go to a temporary folder, so
 # your own layout is neither used nor changed.
 set -euo pipefail
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help message theory theta)
+[ ${#names[@]} -gt 0 ] || names=(main comparison sweep presentation help message theory theta menu matrix dense)
 
 mkdir -p "$out"
 presets=$root/resources/presets
@@ -36,6 +36,17 @@ shot() {
     rm -rf "$home"
 }
 
+# The dense-graph shot: an Erdős–Rényi graph of 1000 nodes and p = 0.3 (≈150 000 edges).
+dense=$(mktemp --suffix=.json)
+trap 'rm -f "$dense"' EXIT
+cat > "$dense" <<'JSON'
+{"format": "dplab-experiment", "version": 1, "name": "Erdős–Rényi, 1000 nodes, p = 0.3",
+ "graph": {"generator": {"type": "erdos-renyi", "nodes": 1000, "p": 0.3, "seed": 7},
+           "weights": {"scheme": "metropolis"}},
+ "problem": {"type": "quadratic", "dimension": 2},
+ "runs": [{"label": "DGD", "algorithm": "dgd"}]}
+JSON
+
 for size in "${sizes[@]}"; do
     for name in "${names[@]}"; do
         case "$name" in
@@ -47,6 +58,9 @@ for size in "${sizes[@]}"; do
             message) shot teaching-message "$size" 15 --run --teaching message "$presets/teaching-noise-accumulation.json" ;;
             theory) shot teaching-theory "$size" 15 --run --teaching theory "$presets/paper002-teaching-gossip.json" ;;
             theta) shot teaching-theta "$size" 25 --run --teaching theory "$presets/teaching-steady-state-bound.json" ;;
+            menu) shot graph-context-menu "$size" 12 --dialog node-menu "$presets/teaching-push-pull-quadratic.json" ;;
+            matrix) shot weight-matrix-dialog "$size" 12 --dialog weight-matrix "$presets/teaching-push-pull-quadratic.json" ;;
+            dense) shot dense-graph "$size" 20 "$dense" ;;
             *) echo "unknown screenshot: $name" >&2; exit 2 ;;
         esac
     done

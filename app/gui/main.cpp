@@ -6,11 +6,16 @@
 //   result tab; --teaching records the experiment and shows a Teaching tab; --presentation
 //   sets the presentation size; --presentation-mode starts in presentation mode.
 #include "experimentfiles.h"
+#include "graphactions.h"
+#include "graphscene.h"
+#include "graphview.h"
 #include "mainwindow.h"
+#include "nodeitem.h"
 #include "plotpanel.h"
 #include "presentationscale.h"
 #include "teachingdock.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -38,7 +43,8 @@ int main(int argc, char *argv[])
                                   QStringLiteral("view"), QStringLiteral("live"));
     parser.addOption(viewOption);
     QCommandLineOption dialogOption(QStringLiteral("dialog"),
-                                    QStringLiteral("Open a dialog or panel once the window is shown (generator, help)."),
+                                    QStringLiteral("Open a dialog or panel once the window is shown (generator, help, "
+                                                   "weight-matrix, node-menu: node 0's context menu)."),
                                     QStringLiteral("dialog"));
     QCommandLineOption presentationOption(QStringLiteral("presentation"),
                                           QStringLiteral("Presentation size for this session (1 = normal, 1.5, 2), "
@@ -96,6 +102,20 @@ int main(int argc, char *argv[])
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.value(dialogOption) == QLatin1String("help"))
         QTimer::singleShot(0, &window, &dplab::MainWindow::showHelp);
+    if (parser.value(dialogOption) == QLatin1String("weight-matrix"))
+        QTimer::singleShot(500, &window, [&window] { window.graphActions()->matrixAction()->trigger(); });
+    if (parser.value(dialogOption) == QLatin1String("node-menu"))
+        QTimer::singleShot(500, &window, [&window] {
+            auto *scene = window.findChild<dplab::GraphScene *>();
+            auto *view = window.findChild<dplab::GraphView *>();
+            if (!scene || !view || !scene->nodeItem(0))
+                return;
+            const QPointF at = scene->nodeItem(0)->pos();
+            scene->clearSelection();
+            scene->nodeItem(0)->setSelected(true);
+            window.graphActions()->showContextMenu(0, dplab::Edge{-1, -1},
+                                                   view->viewport()->mapToGlobal(view->mapFromScene(at)), at);
+        });
     if (auto *teaching = window.findChild<dplab::TeachingDock *>()) {
         if (parser.isSet(presentationModeOption))
             teaching->presentationAction()->setChecked(true);

@@ -86,17 +86,24 @@ Connectivity analyseConnectivity(const Graph &graph)
     }
     AdjacencyList out, in;
     buildLists(graph, out, in);
-    result.offending = unreached(out, 0);
-    if (!result.offending.empty()) {
-        result.message = nodeList(result.offending) + " cannot be reached from node 0";
+    // Every cause at once: the nodes node 0 cannot reach and, directed, the nodes that cannot
+    // reach node 0 (a node can be both; it is listed once).
+    const std::vector<int> notReached = unreached(out, 0);
+    const std::vector<int> notReaching = graph.isDirected() ? unreached(in, 0) : std::vector<int>{};
+    if (!notReached.empty() || !notReaching.empty()) {
+        std::vector<bool> flagged(graph.nodeCount(), false);
+        for (int i : notReached)
+            flagged[i] = true;
+        for (int i : notReaching)
+            flagged[i] = true;
+        for (int i = 0; i < graph.nodeCount(); ++i)
+            if (flagged[i])
+                result.offending.push_back(i);
+        if (!notReached.empty())
+            result.message = nodeList(notReached) + " cannot be reached from node 0";
+        if (!notReaching.empty())
+            result.message += (result.message.empty() ? "" : "; ") + nodeList(notReaching) + " cannot reach node 0";
         return result;
-    }
-    if (graph.isDirected()) {
-        result.offending = unreached(in, 0);
-        if (!result.offending.empty()) {
-            result.message = nodeList(result.offending) + " cannot reach node 0";
-            return result;
-        }
     }
     result.connected = true;
     return result;

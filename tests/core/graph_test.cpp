@@ -256,6 +256,21 @@ TEST(Connectivity, DirectedNeedsStrongConnectivity)
     EXPECT_EQ(analyseConnectivity(sink).offending, (std::vector<int>{1, 2}));
 }
 
+TEST(Connectivity, DirectedFailureFlagsEveryCause)
+{
+    // 3 cannot be reached from 0 and 2 cannot reach 0: both are flagged and both causes named
+    // (only 3 was, before).
+    Graph g(4, true);
+    g.addEdge(0, 1);
+    g.addEdge(1, 0);
+    g.addEdge(0, 2);
+    g.addEdge(3, 0);
+    const Connectivity c = analyseConnectivity(g);
+    EXPECT_FALSE(c.connected);
+    EXPECT_EQ(c.offending, (std::vector<int>{2, 3}));
+    EXPECT_EQ(c.message, "node 3 cannot be reached from node 0; node 2 cannot reach node 0");
+}
+
 TEST(Connectivity, TrivialGraphsAreConnected)
 {
     EXPECT_TRUE(analyseConnectivity(Graph(1, false)).connected);

@@ -13,6 +13,8 @@
 
 #include "uitest.h"
 
+#include <QLabel>
+#include <QLocale>
 #include <QTest>
 #include <QUndoStack>
 
@@ -54,6 +56,8 @@ private slots:
     void forceLayoutDoesNotOverlap();
     void fitEnlargesSmallDrawing();
     void weightLabelsDoNotOverlap();
+    void editsDoNotRefitTheView();
+    void denseGraphIsOneLayer();
 };
 
 void TestGraphScene::mirrorsDocument()
@@ -277,6 +281,104 @@ void TestGraphScene::weightLabelsDoNotOverlap()
         return shown;
     };
     QTRY_VERIFY2(shownAroundNode0() >= (n - 1) / 2, qPrintable(QString::number(shownAroundNode0())));
+}
+
+void TestGraphScene::editsDoNotRefitTheView()
+{
+    // Deleting a node, adding an edge, toggling Directed and undoing re-fitted the view, so the
+    // nodes jumped between clicks. Now only Fit Graph (and opening, generating) frames the graph.
+    QUndoStack stack;
+    GraphDocument doc(&stack);
+    GraphScene scene(&doc);
+    Graph g(4, false);
+    g.addEdge(0, 1);
+    g.addEdge(1, 2);
+    g.addEdge(2, 3);
+    g.setPositions({{0, 0}, {1, 0}, {2, 0.5}, {6, 3}}); // node 3 far out: deleting it shrinks the bounds
+    doc.load(g, Json());
+    GraphView view(&scene);
+    view.resize(800, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.fitGraph();
+    const QPoint before = view.mapFromScene(scene.nodeItem(0)->pos());
+    auto unmoved = [&] { return (view.mapFromScene(scene.nodeItem(0)->pos()) - before).manhattanLength() <= 1; };
+    doc.deleteElements({3}, {});
+    QVERIFY2(unmoved(), "deleting a node re-fitted the view");
+    doc.addEdge(0, 2);
+    QVERIFY2(unmoved(), "adding an edge re-fitted the view");
+    doc.setDirected(true);
+    QVERIFY2(unmoved(), "Directed re-fitted the view");
+    stack.undo();
+    stack.undo();
+    stack.undo();
+    QVERIFY2(unmoved(), "undo re-fitted the view");
+    // A resize (the inspector re-wrapping beside the editor) keeps the frame that was fitted.
+    view.resize(800, 601);
+    QCoreApplication::processEvents();
+    doc.deleteElements({3}, {});
+    view.resize(800, 600);
+    QCoreApplication::processEvents();
+    QVERIFY2(unmoved(), "a resize after an edit fitted the edited graph");
+    // Fit Graph on request frames the graph as it is now.
+    view.fitGraph();
+    QVERIFY(!unmoved());
+}
+
+void TestGraphScene::denseGraphIsOneLayer()
+{
+    // An Erdős–Rényi graph of 1000 nodes and p = 0.3 made 150 000 EdgeItems: ~12 s to build,
+    // seconds per zoom, and a black disk. Past kDenseEdges one layer draws a density picture.
+    auto graph = generateGraph(Json{{"type", "erdos-renyi"}, {"nodes", 1000}, {"p", 0.3}, {"seed", 7}},
+                               "graph.generator");
+    QVERIFY(graph.ok());
+    QVERIFY(graph->edgeCount() > 140000);
+    QUndoStack stack;
+    GraphDocument doc(&stack);
+    GraphScene scene(&doc);
+    doc.load(triangle(false), Json());
+    QVERIFY(!scene.isDense());
+    doc.replaceGraph(*graph, Json(), QStringLiteral("Generate"));
+    QVERIFY(scene.isDense());
+    QCOMPARE(scene.edgeItemCount(), 0);
+    QCOMPARE(count(scene, NodeItem::Type), 1000);
+    QCOMPARE(scene.totalEdgeCount(), int(graph->edgeCount()));
+    QCOMPARE(scene.drawnEdgeCount(), GraphScene::kMaxDrawnEdges);
+
+    GraphView view(&scene);
+    view.resize(900, 700);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.fitGraph();
+    auto *note = view.findChild<QLabel *>(QStringLiteral("denseNote"));
+    QVERIFY(note && note->isVisible());
+    QVERIFY2(note->text().contains(QLocale().toString(GraphScene::kMaxDrawnEdges)), qPrintable(note->text()));
+    // The picture: edges everywhere inside the circle of nodes, but grey, not black.
+    const QImage shot = view.viewport()->grab().toImage();
+    const QPoint centre = view.mapFromScene(scene.itemsBoundingRect().center());
+    int inked = 0, black = 0, total = 0;
+    for (int y = centre.y() - 100; y <= centre.y() + 100; y += 4)
+        for (int x = centre.x() - 100; x <= centre.x() + 100; x += 4) {
+            const int grey = qGray(shot.pixel(x, y));
+            ++total;
+            inked += grey < 235;
+            black += grey < 90;
+        }
+    QVERIFY2(inked > total / 2, qPrintable(QStringLiteral("%1 of %2 inked").arg(inked).arg(total)));
+    QVERIFY2(black < total / 20, qPrintable(QStringLiteral("%1 of %2 nearly black").arg(black).arg(total)));
+
+    // Undo goes back to items; nodes still move and select in the dense graph.
+    stack.undo();
+    QVERIFY(!scene.isDense());
+    QCOMPARE(scene.edgeItemCount(), 2);
+    QVERIFY(!note->isVisible());
+    stack.redo();
+    QVERIFY(scene.isDense());
+    scene.nodeItem(5)->setSelected(true);
+    QCOMPARE(scene.selectedNodes(), QVector<int>{5});
+    scene.deleteSelection();
+    QCOMPARE(count(scene, NodeItem::Type), 999);
+    QVERIFY(scene.isDense());
 }
 
 QTEST_MAIN(TestGraphScene)

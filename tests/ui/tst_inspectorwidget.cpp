@@ -14,6 +14,10 @@
 #include "uitest.h"
 
 #include <QRegularExpression>
+#include <QDialog>
+#include <QLabel>
+#include <QPointer>
+#include <QTableWidget>
 #include <QTest>
 #include <QUndoStack>
 
@@ -50,6 +54,9 @@ class TestInspectorWidget : public QObject
 private slots:
     void ringOfFourMetropolis();
     void followsEdits();
+    void everyUnreachableNodeIsFlagged();
+    void editMatrixEntries();
+    void matrixDialogEditsLive();
     void directedPushPullPerronVectors();
     void badWeightsNamed();
     void ring4FamilyTakesTheGeneratorsTargets();
@@ -134,6 +141,106 @@ void TestInspectorWidget::followsEdits()
     QVERIFY(inspected.wait(2000));
     QCOMPARE(inspector.inspection().nodes, 6);
     QCOMPARE(inspector.inspection().connectivity.offending, (std::vector<int>{5}));
+}
+
+void TestInspectorWidget::everyUnreachableNodeIsFlagged()
+{
+    Json file;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &file, &error));
+    ExperimentDocument doc;
+    QVERIFY(doc.loadJson(file, PresetLibrary::baseDir(), QString(), &error));
+    InspectorWidget inspector(&doc);
+    QSignalSpy inspected(&inspector, &InspectorWidget::inspected);
+    // The preset's directed graph without 0 -> 1, 3 -> 1 and 5 -> 0: node 1 cannot be reached
+    // from 0, and nothing reaches 0 any more. Node 5 (and 2, 3, 4) used to go unflagged.
+    doc.graphDocument()->deleteElements({}, {Edge{0, 1}, Edge{3, 1}, Edge{5, 0}});
+    QVERIFY(inspected.wait(2000));
+    const Connectivity &c = inspector.inspection().connectivity;
+    QVERIFY(!c.connected);
+    QCOMPARE(c.offending, (std::vector<int>{1, 2, 3, 4, 5}));
+    QVERIFY(inspector.text().contains(QStringLiteral("cannot be reached from node 0")));
+    QVERIFY(inspector.text().contains(QStringLiteral("cannot reach node 0")));
+}
+
+void TestInspectorWidget::editMatrixEntries()
+{
+    // The weight matrix was read-only. An edit makes the run's weights that explicit matrix,
+    // the verdicts follow at once, and Undo restores the scheme.
+    Json file;
+    QString error;
+    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &file, &error));
+    ExperimentDocument doc;
+    QVERIFY(doc.loadJson(file, PresetLibrary::baseDir(), QString(), &error));
+    InspectorWidget inspector(&doc);
+    inspector.setCurrentRun(0);
+    inspector.refresh();
+    QCOMPARE(inspector.inspection().matrices.size(), 2); // R and C of push-pull
+    const Json before = doc.runWeights(0);
+    const Eigen::MatrixXd r0 = inspector.inspection().matrices[0].matrix;
+    QVERIFY(r0.rows() == 6 && std::abs(r0(1, 0) - 1.0 / 3.0) < 1e-12); // uniform: 1 hears 0, 3 and itself
+
+    // Agent 1 puts 0.25 instead of 1/3 on agent 0 (edge 0 -> 1): row 1 no longer sums to 1.
+    QVERIFY2(inspector.setMatrixEntry(0, 1, 0, 0.25, &error), qPrintable(error));
+    const MatrixReport &edited = inspector.inspection().matrices[0];
+    QCOMPARE(edited.scheme, QStringLiteral("matrix"));
+    QCOMPARE(edited.matrix(1, 0), 0.25);
+    QVERIFY(!edited.facts.rowStochastic);
+    QVERIFY2(edited.error.contains(QStringLiteral("row 1")), qPrintable(edited.error));
+    QCOMPARE(inspector.inspection().matrices[1].scheme, QStringLiteral("uniform")); // C untouched
+    // ... and 0.25 more on itself: row-stochastic again.
+    QVERIFY(inspector.setMatrixEntry(0, 1, 1, r0(1, 1) + r0(1, 0) - 0.25, &error));
+    QVERIFY(inspector.inspection().matrices[0].facts.rowStochastic);
+    QVERIFY2(inspector.inspection().matrices[0].error.isEmpty(), qPrintable(inspector.inspection().matrices[0].error));
+    QVERIFY(doc.validate().ok()); // the experiment runs with it
+    QVERIFY(doc.runWeights(0)["row"]["scheme"] == Json("matrix"));
+
+    // Refused: no edge 2 -> 0, negative and non-finite weights.
+    QVERIFY(!inspector.setMatrixEntry(0, 0, 2, 0.1, &error));
+    QVERIFY2(error.contains(QStringLiteral("no edge")), qPrintable(error));
+    QVERIFY(!inspector.setMatrixEntry(0, 1, 0, -0.1, &error));
+    QVERIFY(!inspector.setMatrixEntry(0, 1, 0, std::nan(""), &error));
+
+    // One undo step per entry.
+    doc.undoStack()->undo();
+    inspector.refresh();
+    QVERIFY(!inspector.inspection().matrices[0].facts.rowStochastic);
+    doc.undoStack()->undo();
+    inspector.refresh();
+    QCOMPARE(js(doc.runWeights(0)), js(before));
+    QCOMPARE(inspector.inspection().matrices[0].scheme, QStringLiteral("uniform"));
+}
+
+void TestInspectorWidget::matrixDialogEditsLive()
+{
+    ExperimentDocument doc;
+    QString error;
+    QVERIFY(doc.loadJson(ringExperiment(4), QString(), QString(), &error));
+    InspectorWidget inspector(&doc);
+    inspector.refresh();
+    QPointer<QDialog> dialog = inspector.createMatrixDialog(0, 1, 0);
+    QVERIFY(dialog);
+    auto *table = dialog->findChild<QTableWidget *>(QStringLiteral("matrixTable"));
+    auto *verdicts = dialog->findChild<QLabel *>(QStringLiteral("matrixVerdicts"));
+    QVERIFY(table && verdicts);
+    QCOMPARE(table->currentRow(), 1);
+    QCOMPARE(table->currentColumn(), 0);
+    QVERIFY(table->item(1, 0)->flags() & Qt::ItemIsEditable);       // edge 0 — 1
+    QVERIFY(!(table->item(2, 0)->flags() & Qt::ItemIsEditable));    // no edge 0 — 2
+    QVERIFY(verdicts->text().contains(QStringLiteral("✓")));
+    // Metropolis on a 4-ring: 1/3 everywhere on the support. Typing 0.5 at (1, 0) breaks the
+    // stochasticity; the verdicts say so without closing the dialog.
+    table->item(1, 0)->setText(QStringLiteral("0.5"));
+    QVERIFY(doc.runWeights(0)["scheme"] == Json("matrix"));
+    QCOMPARE(inspector.inspection().matrices[0].matrix(1, 0), 0.5);
+    QVERIFY2(verdicts->text().contains(QStringLiteral("✗")), qPrintable(verdicts->text()));
+    QCOMPARE(table->item(1, 0)->text(), QStringLiteral("0.5"));
+    // Text that is not a number is refused beside the table, the entry unchanged.
+    table->item(1, 1)->setText(QStringLiteral("abc"));
+    auto *problem = dialog->findChild<QLabel *>(QStringLiteral("matrixEditError"));
+    QVERIFY(problem && problem->text().contains(QStringLiteral("not a number")));
+    QVERIFY(std::abs(inspector.inspection().matrices[0].matrix(1, 1) - 1.0 / 3.0) < 1e-12);
+    delete dialog;
 }
 
 void TestInspectorWidget::directedPushPullPerronVectors()

@@ -18,12 +18,22 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QMenu>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGraphicsItem>
+#include <QGuiApplication>
+#include <QThread>
 #include <QMessageBox>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace dplab {
 
@@ -33,8 +43,11 @@ GraphActions::GraphActions(ExperimentDocument *document, GraphScene *scene, Grap
     , mDocument(document)
     , mScene(scene)
     , mView(view)
+    , mInspector(inspector)
     , mWindow(window)
 {
+    connect(mScene, &GraphScene::contextMenuRequested, this, &GraphActions::showContextMenu);
+    connect(mDocument->graphDocument(), &GraphDocument::changed, this, [this] { ++mGraphRevision; });
     mDeleteAction = new QAction(tr("&Delete"), this);
     mDeleteAction->setShortcut(QKeySequence::Delete);
     mDeleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -118,6 +131,127 @@ GraphActions::GraphActions(ExperimentDocument *document, GraphScene *scene, Grap
     connect(mExportPictureAction, &QAction::triggered, this, &GraphActions::exportGraphPicture);
 }
 
+QMenu *GraphActions::createContextMenu(int node, const Edge &edge, const QPointF &scenePos)
+{
+    auto *menu = new QMenu(mWindow);
+    GraphDocument *graph = mDocument->graphDocument();
+    const bool directed = graph->graph().isDirected();
+    if (node >= 0 && node < graph->graph().nodeCount()) {
+        const QVector<int> selected = mScene->selectedNodes();
+        const bool many = selected.size() > 1 && selected.contains(node);
+        QAction *remove = menu->addAction(many ? tr("Delete %n nodes", nullptr, int(selected.size()))
+                                               : tr("Delete node %1").arg(node));
+        remove->setObjectName(QStringLiteral("deleteNode"));
+        connect(remove, &QAction::triggered, this, [this, graph, node, many, selected] {
+            if (many)
+                mScene->deleteSelection();
+            else
+                graph->deleteElements({node}, {});
+        });
+        QAction *properties = menu->addAction(tr("Properties of node %1…").arg(node));
+        properties->setObjectName(QStringLiteral("nodeProperties"));
+        connect(properties, &QAction::triggered, this, [this, node] {
+            if (QDialog *dialog = createNodeProperties(node))
+                dialog->exec();
+        });
+    } else if (edge.from >= 0 && graph->graph().hasEdge(edge.from, edge.to)) {
+        const QString name = directed ? tr("%1 → %2").arg(edge.from).arg(edge.to)
+                                      : tr("%1 — %2").arg(edge.from).arg(edge.to);
+        QAction *remove = menu->addAction(tr("Delete edge %1").arg(name));
+        remove->setObjectName(QStringLiteral("deleteEdge"));
+        connect(remove, &QAction::triggered, this, [graph, edge] { graph->deleteElements({}, {edge}); });
+        QAction *weight = menu->addAction(tr("Edit weight of %1…").arg(name));
+        weight->setObjectName(QStringLiteral("editWeight"));
+        weight->setToolTip(tr("The weight matrix with the entry of this edge selected"));
+        weight->setEnabled(!mInspector->inspection().matrices.isEmpty());
+        connect(weight, &QAction::triggered, this, [this, edge] { mInspector->showMatrixDialogForEdge(edge.from, edge.to); });
+        if (!directed) { // an undirected edge carries two entries, W(i, j) and W(j, i)
+            QAction *back = menu->addAction(tr("Edit weight of %1 → %2…").arg(edge.to).arg(edge.from));
+            back->setEnabled(weight->isEnabled());
+            connect(back, &QAction::triggered, this, [this, edge] { mInspector->showMatrixDialogForEdge(edge.to, edge.from); });
+        }
+    } else {
+        QAction *add = menu->addAction(tr("Add node here"));
+        add->setObjectName(QStringLiteral("addNodeHere"));
+        connect(add, &QAction::triggered, this, [this, graph, scenePos] { graph->addNode(mScene->fromScene(scenePos)); });
+        menu->addAction(mFitAction);
+        menu->addAction(mMatrixAction);
+    }
+    return menu;
+}
+
+void GraphActions::showContextMenu(int node, const Edge &edge, const QPoint &screenPos, const QPointF &scenePos)
+{
+    QMenu *menu = createContextMenu(node, edge, scenePos);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(screenPos);
+}
+
+QDialog *GraphActions::createNodeProperties(int node)
+{
+    const Graph &g = mDocument->graphDocument()->graph();
+    if (node < 0 || node >= g.nodeCount())
+        return nullptr;
+    auto *dialog = new QDialog(mWindow);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Node %1").arg(node));
+    auto *form = new QFormLayout(dialog);
+    const NodePosition at = g.hasPositions() ? g.positions()[node] : NodePosition{};
+    auto coordinate = [dialog](double value, const QString &name) {
+        auto *box = new QDoubleSpinBox(dialog);
+        box->setObjectName(name);
+        box->setRange(-1e6, 1e6);
+        box->setDecimals(4);
+        box->setSingleStep(0.1);
+        box->setValue(value);
+        return box;
+    };
+    QDoubleSpinBox *x = coordinate(at.x, QStringLiteral("x"));
+    QDoubleSpinBox *y = coordinate(at.y, QStringLiteral("y"));
+    form->addRow(tr("x (layout units)"), x);
+    form->addRow(tr("y (layout units)"), y);
+    QStringList in, out;
+    for (const Edge &e : g.edges()) {
+        if (e.to == node)
+            in << QString::number(e.from);
+        if (e.from == node)
+            out << QString::number(e.to);
+    }
+    if (!g.isDirected()) { // undirected edges are stored once, {min, max}
+        in += out;
+        out = in;
+    }
+    std::sort(in.begin(), in.end(), [](const QString &a, const QString &b) { return a.toInt() < b.toInt(); });
+    std::sort(out.begin(), out.end(), [](const QString &a, const QString &b) { return a.toInt() < b.toInt(); });
+    auto list = [](const QStringList &nodes) {
+        return nodes.isEmpty() ? QObject::tr("none")
+                               : (nodes.size() > 30 ? (nodes.mid(0, 30).join(QStringLiteral(", ")) + QStringLiteral(", …"))
+                                                    : nodes.join(QStringLiteral(", ")));
+    };
+    auto label = [dialog](const QString &text) {
+        auto *l = new QLabel(text, dialog);
+        l->setWordWrap(true);
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        return l;
+    };
+    if (g.isDirected()) {
+        form->addRow(tr("receives from (%1)").arg(in.size()), label(list(in)));
+        form->addRow(tr("sends to (%1)").arg(out.size()), label(list(out)));
+    } else {
+        form->addRow(tr("neighbours (%1)").arg(in.size()), label(list(in)));
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, dialog);
+    form->addRow(buttons);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, node, at, x, y] {
+        GraphDocument *graph = mDocument->graphDocument();
+        if (node < graph->graph().nodeCount() && (x->value() != at.x || y->value() != at.y))
+            graph->moveNodes({node}, {at}, {NodePosition{x->value(), y->value()}});
+        dialog->accept();
+    });
+    return dialog;
+}
+
 void GraphActions::generateGraph()
 {
     GeneratorDialog dialog(mWindow);
@@ -151,10 +285,52 @@ void GraphActions::applyCircularLayout()
 
 void GraphActions::applyForceLayout()
 {
-    const Graph &g = mDocument->graphDocument()->graph();
-    auto positions = forceDirectedLayout(g, g.positions());
-    mDocument->graphDocument()->setLayout(positions, tr("Force-directed layout"));
-    mView->fitGraph();
+    // O(300 · n²): seconds for 1000 nodes. Computed on a worker thread (a pure function of a
+    // copy of the graph, so the result is the same as inline) with a busy cursor; applied as
+    // one undo step if the graph did not change meanwhile.
+    if (mLayoutThread)
+        return;
+    const Graph g = mDocument->graphDocument()->graph();
+    if (g.nodeCount() == 0)
+        return;
+    const quint64 revision = mGraphRevision;
+    mLayoutThread = QThread::create([this, g] {
+        auto positions = forceDirectedLayout(g, g.positions());
+        const std::lock_guard<std::mutex> lock(mLayoutMutex);
+        mLayoutResult = std::move(positions);
+    });
+    connect(mLayoutThread, &QThread::finished, this, [this, revision] {
+        mLayoutThread->wait();
+        delete mLayoutThread;
+        mLayoutThread = nullptr;
+        std::vector<NodePosition> positions;
+        {
+            const std::lock_guard<std::mutex> lock(mLayoutMutex);
+            positions.swap(mLayoutResult);
+        }
+        QGuiApplication::restoreOverrideCursor();
+        mForceAction->setEnabled(true);
+        if (revision != mGraphRevision) {
+            emit message(tr("The graph changed during the layout: not applied"), 4000);
+            return;
+        }
+        mDocument->graphDocument()->setLayout(positions, tr("Force-directed layout"));
+        mView->fitGraph();
+        emit layoutApplied();
+    });
+    mForceAction->setEnabled(false);
+    QGuiApplication::setOverrideCursor(Qt::BusyCursor);
+    emit message(tr("Computing the force-directed layout…"), 0);
+    mLayoutThread->start();
+}
+
+GraphActions::~GraphActions()
+{
+    if (mLayoutThread) {
+        mLayoutThread->wait();
+        delete mLayoutThread;
+        QGuiApplication::restoreOverrideCursor();
+    }
 }
 
 void GraphActions::importGraph()

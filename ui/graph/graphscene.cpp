@@ -6,8 +6,12 @@
 #include "nodeitem.h"
 #include "textconvert.h"
 
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
 #include <QTimer>
 #include <QGraphicsLineItem>
+#include <QGraphicsSceneContextMenuEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QGraphicsView>
 
@@ -25,6 +29,182 @@ quint64 edgeKey(const Edge &e)
 }
 
 } // namespace
+
+/** The edges of a dense graph as one item: a density picture rasterised here, not by
+ *  QPainter. Drawing 40 000 lines through QPainter took seconds (Qt's raster engine hands
+ *  every line's spans to its thread pool); here each line is stepped once (Bresenham) into a
+ *  counter per device pixel, clipped to the view, and the counts become one translucent image:
+ *  a pixel crossed by more edges is darker, and the per-edge opacity adapts so the picture is
+ *  grey where the graph is dense instead of a black disk. The image is cached for one view
+ *  transform, size and graph state; zooming or panning re-rasterises, repaints reuse it. */
+class EdgeLayerItem : public QGraphicsItem
+{
+public:
+    EdgeLayerItem(const GraphScene *scene, const Graph &graph)
+        : mScene(scene)
+    {
+        setZValue(1);
+        setAcceptedMouseButtons(Qt::NoButton);
+        setAcceptHoverEvents(false);
+        setEdges(graph);
+    }
+
+    void setEdges(const Graph &graph)
+    {
+        // A deterministic, evenly spread subset: edge ⌊k·E/M⌋ for k < M.
+        const auto &all = graph.edges();
+        const std::size_t total = all.size();
+        mTotal = static_cast<int>(total);
+        const std::size_t drawn = std::min<std::size_t>(total, GraphScene::kMaxDrawnEdges);
+        mEdges.clear();
+        mEdges.reserve(drawn);
+        for (std::size_t k = 0; k < drawn; ++k)
+            mEdges.push_back(all[k * total / drawn]);
+        nodesMoved();
+    }
+
+    int drawnCount() const { return static_cast<int>(mEdges.size()); }
+    int totalCount() const { return mTotal; }
+
+    void nodesMoved()
+    {
+        prepareGeometryChange();
+        QRectF bounds;
+        for (int i = 0;; ++i) {
+            const NodeItem *node = mScene->nodeItem(i);
+            if (!node)
+                break;
+            bounds = bounds.isNull() ? QRectF(node->pos(), QSizeF(1, 1)) : bounds.united(QRectF(node->pos(), QSizeF(1, 1)));
+        }
+        mBounds = bounds.adjusted(-2, -2, 2, 2);
+        ++mVersion;
+        update();
+    }
+
+    QRectF boundingRect() const override { return mBounds; }
+    QPainterPath shape() const override { return QPainterPath(); } // never hit by the mouse
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *, QWidget *) override
+    {
+        const QPaintDevice *device = painter->device();
+        if (!device)
+            return;
+        const QSize size(device->width(), device->height());
+        const QTransform toDevice = painter->worldTransform();
+        if (mImage.size() != size || mImageTransform != toDevice || mImageVersion != mVersion) {
+            rasterise(toDevice, size);
+            mImageTransform = toDevice;
+            mImageVersion = mVersion;
+        }
+        painter->save();
+        painter->resetTransform();
+        painter->drawImage(QPoint(0, 0), mImage);
+        painter->restore();
+    }
+
+private:
+    /** Clips the segment to [0, w) × [0, h) (Liang–Barsky); false when nothing is left. */
+    static bool clip(QPointF &a, QPointF &b, double w, double h)
+    {
+        double t0 = 0, t1 = 1;
+        const double dx = b.x() - a.x(), dy = b.y() - a.y();
+        const double p[4] = {-dx, dx, -dy, dy};
+        const double q[4] = {a.x(), w - 1 - a.x(), a.y(), h - 1 - a.y()};
+        for (int k = 0; k < 4; ++k) {
+            if (p[k] == 0) {
+                if (q[k] < 0)
+                    return false;
+                continue;
+            }
+            const double t = q[k] / p[k];
+            if (p[k] < 0)
+                t0 = std::max(t0, t);
+            else
+                t1 = std::min(t1, t);
+            if (t0 > t1)
+                return false;
+        }
+        const QPointF start = a;
+        a = start + QPointF(dx, dy) * t0;
+        b = start + QPointF(dx, dy) * t1;
+        return true;
+    }
+
+    void rasterise(const QTransform &toDevice, const QSize &size)
+    {
+        const int w = size.width(), h = size.height();
+        mImage = QImage(size, QImage::Format_ARGB32_Premultiplied);
+        mImage.fill(Qt::transparent);
+        if (w <= 0 || h <= 0)
+            return;
+        std::vector<quint8> counts(static_cast<std::size_t>(w) * h, 0);
+        std::uint64_t crossings = 0;
+        for (const Edge &e : mEdges) {
+            const NodeItem *from = mScene->nodeItem(e.from);
+            const NodeItem *to = mScene->nodeItem(e.to);
+            if (!from || !to)
+                continue;
+            QPointF a = toDevice.map(from->pos()), b = toDevice.map(to->pos());
+            if (!clip(a, b, w, h))
+                continue;
+            // Clipped to [0, w − 1] × [0, h − 1] (the clamp only absorbs round-off), and
+            // Bresenham never leaves the box of its endpoints: no bounds check per pixel.
+            int x0 = std::clamp(int(std::lround(a.x())), 0, w - 1), y0 = std::clamp(int(std::lround(a.y())), 0, h - 1);
+            const int x1 = std::clamp(int(std::lround(b.x())), 0, w - 1), y1 = std::clamp(int(std::lround(b.y())), 0, h - 1);
+            const int dx = std::abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
+            const int dy = -std::abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
+            int err = dx + dy;
+            crossings += static_cast<std::uint64_t>(std::max(dx, -dy)) + 1;
+            quint8 *const base = counts.data();
+            for (;;) {
+                quint8 &c = base[static_cast<std::size_t>(y0) * w + x0];
+                c += c < 255;
+                if (x0 == x1 && y0 == y1)
+                    break;
+                const int e2 = 2 * err;
+                if (e2 >= dy) {
+                    err += dy;
+                    x0 += sx;
+                }
+                if (e2 <= dx) {
+                    err += dx;
+                    y0 += sy;
+                }
+            }
+        }
+        std::size_t covered = 0;
+        for (quint8 c : counts)
+            covered += c > 0;
+        if (covered == 0)
+            return;
+        // Opacity per edge such that a pixel with the mean number of crossings is half covered
+        // (at most 0.8 for a single line, so a sparse region still shows its lines).
+        const double mean = double(crossings) / double(covered);
+        const double perEdge = std::min(0.8, 1.0 - std::pow(0.5, 1.0 / std::max(mean, 1.0)));
+        const int r = 0x4a, g = 0x55, b = 0x68;
+        QRgb lut[256];
+        lut[0] = 0;
+        for (int c = 1; c < 256; ++c) {
+            const double alpha = std::min(0.92, 1.0 - std::pow(1.0 - perEdge, c));
+            lut[c] = qRgba(int(r * alpha + 0.5), int(g * alpha + 0.5), int(b * alpha + 0.5), int(255 * alpha + 0.5));
+        }
+        for (int y = 0; y < h; ++y) {
+            auto *line = reinterpret_cast<QRgb *>(mImage.scanLine(y));
+            const quint8 *row = counts.data() + static_cast<std::size_t>(y) * w;
+            for (int x = 0; x < w; ++x)
+                line[x] = lut[row[x]];
+        }
+    }
+
+    const GraphScene *mScene;
+    std::vector<Edge> mEdges;
+    int mTotal = 0;
+    QRectF mBounds;
+    quint64 mVersion = 0;
+    QImage mImage;
+    QTransform mImageTransform;
+    quint64 mImageVersion = ~quint64(0);
+};
 
 GraphScene::GraphScene(GraphDocument *document, QObject *parent)
     : QGraphicsScene(parent)
@@ -56,6 +236,8 @@ void GraphScene::deleteItems()
     }
     mEdgeStart = nullptr;
     mDragNodes.clear();
+    delete mLayer;
+    mLayer = nullptr;
     qDeleteAll(mEdges);
     mEdges.clear();
     qDeleteAll(mNodes);
@@ -174,23 +356,49 @@ void GraphScene::chooseScale()
         mScale = wanted;
 }
 
+int GraphScene::drawnEdgeCount() const
+{
+    return mLayer ? mLayer->drawnCount() : 0;
+}
+
+int GraphScene::totalEdgeCount() const
+{
+    return mLayer ? mLayer->totalCount() : 0;
+}
+
+void GraphScene::nodeItemMoved(NodeItem *)
+{
+    if (mLayer)
+        mLayer->nodesMoved();
+}
+
 void GraphScene::rebuild()
 {
+    const Graph &g = mDocument->graph();
+    const bool dense = static_cast<int>(g.edgeCount()) > mDenseThreshold;
+    if (dense)
+        QGuiApplication::setOverrideCursor(Qt::WaitCursor);
     deleteItems();
     clear();
     chooseScale();
-    const Graph &g = mDocument->graph();
     for (int i = 0; i < g.nodeCount(); ++i)
         onNodeAdded(i);
-    for (const Edge &e : g.edges())
-        createEdgeItem(e);
-    for (const Edge &e : g.edges())
-        updateParallel(e);
+    if (dense) {
+        mLayer = new EdgeLayerItem(this, g);
+        addItem(mLayer);
+    } else {
+        for (const Edge &e : g.edges())
+            createEdgeItem(e);
+        for (const Edge &e : g.edges())
+            updateParallel(e);
+    }
     setHighlightedNodes(mHighlighted);
     setNodeCaptions(mCaptions);
     updateLabels();
     const QRectF bounds = itemsBoundingRect();
     setSceneRect(bounds.adjusted(-2000, -2000, 2000, 2000));
+    if (dense)
+        QGuiApplication::restoreOverrideCursor();
     emit rebuilt();
 }
 
@@ -224,11 +432,20 @@ void GraphScene::onNodeRemoved(int node)
     delete item;
     for (std::size_t i = node; i < mNodes.size(); ++i)
         mNodes[i]->setIndex(static_cast<int>(i));
+    if (mLayer) {
+        mLayer->setEdges(mDocument->graph());
+        emit denseEdgesChanged();
+    }
 }
 
 void GraphScene::onEdgeAdded(const Edge &edge)
 {
     // Undirected graphs store {min, max}: find the stored form.
+    if (mLayer) {
+        mLayer->setEdges(mDocument->graph());
+        emit denseEdgesChanged();
+        return;
+    }
     Edge stored = edge;
     if (!mDocument->graph().isDirected() && stored.from > stored.to)
         std::swap(stored.from, stored.to);
@@ -239,6 +456,11 @@ void GraphScene::onEdgeAdded(const Edge &edge)
 
 void GraphScene::onEdgeRemoved(const Edge &edge)
 {
+    if (mLayer) {
+        mLayer->setEdges(mDocument->graph());
+        emit denseEdgesChanged();
+        return;
+    }
     Edge stored = edge;
     if (!mDocument->graph().isDirected() && stored.from > stored.to)
         std::swap(stored.from, stored.to);
@@ -408,6 +630,26 @@ void GraphScene::mousePressEvent(QGraphicsSceneMouseEvent *event)
         }
         return;
     }
+}
+
+void GraphScene::contextMenuEvent(QGraphicsSceneContextMenuEvent *event)
+{
+    QGraphicsItem *hit = nullptr;
+    for (QGraphicsItem *item : items(event->scenePos()))
+        if (item->type() == NodeItem::Type || item->type() == EdgeItem::Type) {
+            hit = item;
+            break;
+        }
+    // Acting on what is under the cursor, as file managers do: it becomes the selection unless
+    // it is already part of it.
+    if (hit && !hit->isSelected()) {
+        clearSelection();
+        hit->setSelected(true);
+    }
+    const int node = hit && hit->type() == NodeItem::Type ? static_cast<NodeItem *>(hit)->index() : -1;
+    const Edge edge = hit && hit->type() == EdgeItem::Type ? static_cast<EdgeItem *>(hit)->edge() : Edge{-1, -1};
+    event->accept();
+    emit contextMenuRequested(node, edge, event->screenPos(), event->scenePos());
 }
 
 void GraphScene::mouseMoveEvent(QGraphicsSceneMouseEvent *event)

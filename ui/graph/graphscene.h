@@ -7,6 +7,13 @@
 //   AddEdge — press on a node, drag a line, release on another node (Diagram Scene style).
 // Positions are stored in the document in layout units; the scene draws them scaled.
 //
+// Level of detail: a graph with more than kDenseEdges edges (an Erdős–Rényi graph of 1000 nodes
+// and p = 0.3 has 150 000) is drawn without one EdgeItem per edge: a single layer item paints the
+// edges as one batch of thin translucent lines into a cached picture, thinned to at most
+// kMaxDrawnEdges (a deterministic, evenly spread subset), without arrowheads or weight labels.
+// Nodes stay NodeItems (select, move, delete, context menu); edges are edited through the
+// document or the weight matrix.
+//
 // Threading: GUI thread.
 #pragma once
 
@@ -25,6 +32,7 @@ class QGraphicsLineItem;
 namespace dplab {
 
 class EdgeItem;
+class EdgeLayerItem;
 class GraphDocument;
 class NodeItem;
 
@@ -34,6 +42,10 @@ class GraphScene : public QGraphicsScene
 
 public:
     enum class Mode { Select, AddNode, AddEdge };
+    /** More edges than this: one layer item draws them all (see above). */
+    static constexpr int kDenseEdges = 2000;
+    /** At most this many edges are drawn in the dense layer. */
+    static constexpr int kMaxDrawnEdges = 40000;
 
     explicit GraphScene(GraphDocument *document, QObject *parent = nullptr);
     ~GraphScene() override;
@@ -44,6 +56,17 @@ public:
     NodeItem *nodeItem(int index) const;
     EdgeItem *edgeItem(const Edge &edge) const;
     int edgeItemCount() const { return static_cast<int>(mEdges.size()); }
+    /** Whether the edges are drawn by the dense layer (no EdgeItems). */
+    bool isDense() const { return mLayer != nullptr; }
+    /** Edges the dense layer draws (0 when not dense). */
+    int drawnEdgeCount() const;
+    /** Edges of the dense layer's graph, drawn or not (0 when not dense). */
+    int totalEdgeCount() const;
+    /** Draw with the dense layer past `edges` edges (default kDenseEdges; benchmarks compare);
+     *  takes effect at the next rebuild. */
+    void setDenseThreshold(int edges) { mDenseThreshold = edges; }
+    /** Called by a NodeItem that moved: edges follow. */
+    void nodeItemMoved(NodeItem *node);
 
     QVector<int> selectedNodes() const;
     QVector<Edge> selectedEdges() const;
@@ -66,13 +89,20 @@ public:
 
 signals:
     void modeChanged(dplab::GraphScene::Mode mode);
-    /** The items were rebuilt (a new graph): views may want to fit it. */
+    /** The items were rebuilt (a new graph). */
     void rebuilt();
+    /** An edit changed the edges of the dense layer. */
+    void denseEdgesChanged();
+    /** Right click (or the menu key) on a node, on an edge (node −1), or on empty space (node
+     *  −1, edge {−1, −1}); the item under the cursor was made the selection. */
+    void contextMenuRequested(int node, const dplab::Edge &edge, const QPoint &screenPos,
+                              const QPointF &scenePos);
 
 protected:
     void mousePressEvent(QGraphicsSceneMouseEvent *event) override;
     void mouseMoveEvent(QGraphicsSceneMouseEvent *event) override;
     void mouseReleaseEvent(QGraphicsSceneMouseEvent *event) override;
+    void contextMenuEvent(QGraphicsSceneContextMenuEvent *event) override;
 
 private:
     void rebuild();
@@ -102,6 +132,8 @@ private:
     qreal mNodeScale = 1.0;
     std::vector<NodeItem *> mNodes;
     QHash<quint64, EdgeItem *> mEdges; ///< key (from << 32 | to) as stored in the Graph
+    EdgeLayerItem *mLayer = nullptr;   ///< dense graphs: all edges in one item, mEdges empty
+    int mDenseThreshold = kDenseEdges;
     std::vector<int> mHighlighted;
     Eigen::MatrixXd mPrimary;
     Eigen::MatrixXd mSecondary;

@@ -6,6 +6,8 @@
 #include "presentationscale.h"
 
 #include <QKeyEvent>
+#include <QLabel>
+#include <QLocale>
 #include <QDragEnterEvent>
 #include <QMimeData>
 #include <QScrollBar>
@@ -17,7 +19,7 @@
 namespace dplab {
 
 namespace {
-constexpr qreal kMinZoom = 0.05;
+constexpr qreal kMinZoom = 0.005; // a 1000-node circle is ~10⁴ scene units wide
 constexpr qreal kMaxZoom = 20.0;
 } // namespace
 
@@ -37,10 +39,37 @@ GraphView::GraphView(GraphScene *scene, QWidget *parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     connect(PresentationScale::instance(), &PresentationScale::changed, this, &GraphView::updateNodeScale);
-    connect(scene, &GraphScene::rebuilt, this, [this] {
-        if (mAutoFit)
-            fitGraph();
-    });
+    // Dense graphs: say that the edges are thinned (the layer draws a subset, no arrows).
+    // A child of the view, not of the viewport: scrolling the viewport moves its children.
+    mDenseNote = new QLabel(this);
+    mDenseNote->setObjectName(QStringLiteral("denseNote"));
+    mDenseNote->setStyleSheet(QStringLiteral("QLabel { background: rgba(255,255,255,220); color: #444; "
+                                             "border: 1px solid #ccc; border-radius: 3px; padding: 2px 6px; }"));
+    mDenseNote->hide();
+    connect(scene, &GraphScene::rebuilt, this, &GraphView::updateDenseNote);
+    connect(scene, &GraphScene::denseEdgesChanged, this, &GraphView::updateDenseNote);
+    updateDenseNote();
+    // Edits (added edges, deleted nodes, Directed, undo) never re-fit the view: the nodes stay
+    // where they were on screen. Fitting is on request (Fit Graph), on opening a file and after
+    // generate, import and layouts, which call fitGraph().
+}
+
+void GraphView::updateDenseNote()
+{
+    if (!mScene->isDense()) {
+        mDenseNote->hide();
+        return;
+    }
+    const QLocale locale;
+    const int drawn = mScene->drawnEdgeCount();
+    const int total = mScene->totalEdgeCount();
+    mDenseNote->setText(drawn < total ? tr("%1 edges: %2 drawn, thinned, without arrows")
+                                            .arg(locale.toString(total), locale.toString(drawn))
+                                      : tr("%1 edges drawn as one layer, without arrows").arg(locale.toString(total)));
+    mDenseNote->adjustSize();
+    mDenseNote->move(viewport()->geometry().topLeft() + QPoint(6, 6));
+    mDenseNote->show();
+    mDenseNote->raise();
 }
 
 qreal GraphView::zoom() const
@@ -70,6 +99,12 @@ void GraphView::fitGraph()
     if (bounds.isEmpty())
         bounds = QRectF(-100, -100, 200, 200);
     bounds.adjust(-30, -30, 30, 30);
+    mFitRect = bounds;
+    fitRect(bounds);
+}
+
+void GraphView::fitRect(const QRectF &bounds)
+{
     resetTransform();
     fitInView(bounds, Qt::KeepAspectRatio);
     // Enlarge a small drawing until it fills the view, but never beyond nodes a fifth of the
@@ -201,8 +236,14 @@ void GraphView::dropEvent(QDropEvent *event)
 void GraphView::resizeEvent(QResizeEvent *event)
 {
     QGraphicsView::resizeEvent(event);
-    if (mAutoFit)
-        fitGraph();
+    // Keep what was fitted framed (not the graph as edited since: the inspector re-wrapping
+    // after an edit resizes the view, and that must not move the nodes).
+    if (mAutoFit) {
+        if (mFitRect.isNull())
+            fitGraph();
+        else
+            fitRect(mFitRect);
+    }
 }
 
 } // namespace dplab

@@ -2,13 +2,15 @@
 //
 // GraphView: the QGraphicsView of the graph editor. Wheel zooms about the cursor (clamped, as in
 // Elastic Nodes), the middle button pans, Delete removes the selection, and fitGraph() frames
-// the whole graph.
+// the whole graph. Edits never re-fit: only fitGraph() does (Fit Graph, opening a file,
+// generate, import, layouts); until the user zooms or pans, resizes keep that frame.
 //
 // Threading: GUI thread.
 #pragma once
 
 #include <QGraphicsView>
 
+class QLabel;
 class QMimeData;
 
 namespace dplab {
@@ -51,12 +53,16 @@ protected:
 
 private:
     void scaleBy(qreal factor);
+    void fitRect(const QRectF &bounds);
+    void updateDenseNote();
     void updateNodeScale();
 
     GraphScene *mScene;
     bool mPanning = false;
-    bool mAutoFit = true; ///< keep the graph framed on resizes until the user zooms or pans
+    bool mAutoFit = true; ///< keep mFitRect framed on resizes until the user zooms or pans
+    QRectF mFitRect;      ///< what the last fitGraph() framed (null: never fitted)
     QPoint mPanStart;
+    QLabel *mDenseNote; ///< "150 012 edges: 40 000 drawn …" on dense graphs
 };
 
 } // namespace dplab

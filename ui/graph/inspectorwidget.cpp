@@ -13,6 +13,9 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHeaderView>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QUndoStack>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
@@ -21,6 +24,9 @@
 #include <algorithm>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace dplab {
 
@@ -192,46 +198,215 @@ QString InspectorWidget::render() const
     return html;
 }
 
+bool InspectorWidget::setMatrixEntry(int matrix, int row, int column, double value, QString *error)
+{
+    auto fail = [error](const QString &why) {
+        if (error)
+            *error = why;
+        return false;
+    };
+    if (matrix < 0 || matrix >= mInspection.matrices.size())
+        return fail(tr("no such matrix"));
+    const MatrixReport &report = mInspection.matrices[matrix];
+    const Graph &graph = mDocument->graphDocument()->graph();
+    const int n = graph.nodeCount();
+    if (report.matrix.rows() != n || report.matrix.cols() != n)
+        return fail(tr("%1 could not be built: %2").arg(report.name, report.error));
+    if (row < 0 || column < 0 || row >= n || column >= n)
+        return fail(tr("entry (%1, %2) is outside the %3 × %3 matrix").arg(row).arg(column).arg(n));
+    if (row != column && !graph.hasEdge(column, row))
+        return fail(tr("%1 sends nothing to %2 (no edge %1 → %2): the entry must stay 0").arg(column).arg(row));
+    if (!std::isfinite(value) || value < 0)
+        return fail(tr("weights are finite and nonnegative"));
+    Eigen::MatrixXd w = report.matrix;
+    if (w(row, column) == value)
+        return true;
+    w(row, column) = value;
+    Json rows = Json::array();
+    for (Eigen::Index i = 0; i < w.rows(); ++i) {
+        Json r = Json::array();
+        for (Eigen::Index j = 0; j < w.cols(); ++j)
+            r.push_back(w(i, j));
+        rows.push_back(std::move(r));
+    }
+    const Json explicitMatrix{{"scheme", "matrix"}, {"matrix", std::move(rows)}};
+
+    // Where the inspected weights come from: the run's own, else the graph's.
+    const int run = mRun >= 0 && mRun < mDocument->runCount() ? mRun : (mDocument->runCount() > 0 ? 0 : -1);
+    const Json runJson = run >= 0 ? mDocument->run(run) : Json();
+    const std::string pointer = runJson.is_object() && runJson.contains("weights")
+                                    ? "/runs/" + std::to_string(run) + "/weights"
+                                    : std::string("/graph/weights");
+    Json weights;
+    if (mInspection.matrices.size() == 1) {
+        weights = explicitMatrix;
+    } else {
+        const Json current = run >= 0 ? mDocument->runWeights(run)
+                                      : Json{{"row", {{"scheme", "uniform"}}}, {"column", {{"scheme", "uniform"}}}};
+        const bool split = current.is_object() && (current.contains("row") || current.contains("column"));
+        Json rowSpec = split ? current.value("row", Json{{"scheme", "uniform"}}) : current;
+        Json columnSpec = split ? current.value("column", Json{{"scheme", "uniform"}}) : current;
+        (matrix == 0 ? rowSpec : columnSpec) = explicitMatrix;
+        weights = Json{{"row", rowSpec}, {"column", columnSpec}};
+    }
+    mDocument->setValue(pointer, weights, tr("Edit weight %1(%2, %3)").arg(report.name).arg(row).arg(column));
+    refresh(); // the verdicts follow at once
+    return true;
+}
+
 void InspectorWidget::showMatrixDialog()
 {
+    if (QDialog *dialog = createMatrixDialog())
+        dialog->exec();
+}
+
+void InspectorWidget::showMatrixDialogForEdge(int from, int to)
+{
+    if (QDialog *dialog = createMatrixDialog(0, to, from))
+        dialog->exec();
+}
+
+namespace {
+
+QString verdicts(const MatrixReport &m)
+{
+    QStringList parts;
+    if (!m.error.isEmpty())
+        parts << QStringLiteral("<span style='color:#c01c28'>✗ %1</span>").arg(m.error.toHtmlEscaped());
+    if (m.matrix.size() > 0 && m.analysed) {
+        const WeightFacts &f = m.facts;
+        parts << QStringLiteral("%1 %2 &nbsp; %3 %4 &nbsp; %5 %6")
+                     .arg(mark(f.rowStochastic), QObject::tr("row-stochastic"), mark(f.columnStochastic),
+                          QObject::tr("column-stochastic"), mark(f.symmetric), QObject::tr("symmetric"));
+        parts << QObject::tr("σ₂ = %1, spectral gap %2, ρ(%3 − 11ᵀ/n) = %4")
+                     .arg(formatNumber(f.sigma2, 4), formatNumber(f.spectralGap, 4), m.name,
+                          formatNumber(f.consensusRate, 4));
+    } else if (m.matrix.size() > 0) {
+        parts << QObject::tr("spectral facts skipped for n > %1").arg(kInspectorSpectrumLimit);
+    }
+    return parts.join(QStringLiteral("<br/>"));
+}
+
+} // namespace
+
+QDialog *InspectorWidget::createMatrixDialog(int matrix, int focusRow, int focusColumn)
+{
     if (mInspection.matrices.isEmpty())
-        return;
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Weight matrices"));
-    auto *layout = new QVBoxLayout(&dialog);
-    auto *choice = new QComboBox(&dialog);
+        return nullptr;
+    auto *dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Weight matrices"));
+    auto *layout = new QVBoxLayout(dialog);
+    auto *choice = new QComboBox(dialog);
     for (const MatrixReport &m : mInspection.matrices)
         choice->addItem(QStringLiteral("%1 (%2, %3)").arg(m.name, m.scheme, m.role));
+    choice->setObjectName(QStringLiteral("matrixChoice"));
     layout->addWidget(choice);
-    auto *note = new QLabel(tr("Entry (i, j) is the weight agent i gives to what agent j sends."), &dialog);
+    auto *note = new QLabel(tr("Entry (i, j) is the weight agent i gives to what agent j sends. Double-click an "
+                               "entry of an edge or of the diagonal to edit it: the run then mixes with this "
+                               "explicit matrix (Undo restores its scheme)."),
+                            dialog);
     note->setWordWrap(true);
     layout->addWidget(note);
-    auto *table = new QTableWidget(&dialog);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    auto *table = new QTableWidget(dialog);
+    table->setObjectName(QStringLiteral("matrixTable"));
+    table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                           | QAbstractItemView::AnyKeyPressed);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(table, 1);
-    auto fill = [this, table](int k) {
-        const Eigen::MatrixXd &w = mInspection.matrices[k].matrix;
-        table->clear();
-        table->setRowCount(int(w.rows()));
-        table->setColumnCount(int(w.cols()));
-        QStringList headers;
-        for (Eigen::Index j = 0; j < w.cols(); ++j)
-            headers << QString::number(j);
-        table->setHorizontalHeaderLabels(headers);
-        table->setVerticalHeaderLabels(headers);
+    auto *verdict = new QLabel(dialog);
+    verdict->setObjectName(QStringLiteral("matrixVerdicts"));
+    verdict->setWordWrap(true);
+    verdict->setTextFormat(Qt::RichText);
+    layout->addWidget(verdict);
+    auto *problem = new QLabel(dialog);
+    problem->setObjectName(QStringLiteral("matrixEditError"));
+    problem->setWordWrap(true);
+    problem->setStyleSheet(QStringLiteral("color:#c01c28"));
+    layout->addWidget(problem);
+
+    auto fill = [this, table, verdict, choice] {
+        const int k = choice->currentIndex();
+        if (k < 0 || k >= mInspection.matrices.size())
+            return;
+        const MatrixReport &m = mInspection.matrices[k];
+        const Eigen::MatrixXd &w = m.matrix;
+        const Graph &graph = mDocument->graphDocument()->graph();
+        const QSignalBlocker block(table);
+        const int current = table->currentRow(), currentColumn = table->currentColumn();
+        if (table->rowCount() != int(w.rows()) || table->columnCount() != int(w.cols())) {
+            table->clear();
+            table->setRowCount(int(w.rows()));
+            table->setColumnCount(int(w.cols()));
+            QStringList headers;
+            for (Eigen::Index j = 0; j < w.cols(); ++j)
+                headers << QString::number(j);
+            table->setHorizontalHeaderLabels(headers);
+            table->setVerticalHeaderLabels(headers);
+        }
         for (Eigen::Index i = 0; i < w.rows(); ++i)
             for (Eigen::Index j = 0; j < w.cols(); ++j) {
-                auto *item = new QTableWidgetItem(w(i, j) == 0.0 ? QStringLiteral("·") : formatNumber(w(i, j), 4));
-                item->setTextAlignment(Qt::AlignCenter);
-                table->setItem(int(i), int(j), item);
+                QTableWidgetItem *item = table->item(int(i), int(j));
+                if (!item) {
+                    item = new QTableWidgetItem;
+                    item->setTextAlignment(Qt::AlignCenter);
+                    table->setItem(int(i), int(j), item);
+                }
+                item->setText(w(i, j) == 0.0 ? QStringLiteral("·") : formatNumber(w(i, j), 4));
+                item->setData(Qt::UserRole, w(i, j));
+                const bool editable = i == j || graph.hasEdge(int(j), int(i));
+                item->setFlags(editable ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable
+                                        : Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+                item->setToolTip(editable ? tr("weight %1 gives to %2 (double-click to edit)").arg(i).arg(j)
+                                          : tr("no edge %1 → %2").arg(j).arg(i));
             }
+        if (current >= 0 && currentColumn >= 0)
+            table->setCurrentCell(current, currentColumn);
+        verdict->setText(verdicts(m));
     };
-    connect(choice, &QComboBox::currentIndexChanged, table, fill);
-    fill(0);
-    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(choice, &QComboBox::currentIndexChanged, table, [table, fill] {
+        table->setRowCount(0);
+        fill();
+    });
+    connect(this, &InspectorWidget::inspected, dialog, fill);
+    connect(table, &QTableWidget::itemChanged, dialog, [this, table, choice, problem, fill](QTableWidgetItem *item) {
+        bool ok = false;
+        const QString text = item->text().trimmed();
+        const double value = text == QStringLiteral("·") || text.isEmpty() ? 0.0 : QLocale().toDouble(text, &ok);
+        double parsed = value;
+        if (!ok && text != QStringLiteral("·") && !text.isEmpty()) {
+            parsed = text.toDouble(&ok); // "0.25" whatever the locale
+            if (!ok) {
+                problem->setText(tr("(%1, %2): “%3” is not a number").arg(item->row()).arg(item->column()).arg(text));
+                fill();
+                return;
+            }
+        }
+        QString error;
+        if (!setMatrixEntry(choice->currentIndex(), item->row(), item->column(), parsed, &error)) {
+            problem->setText(tr("(%1, %2): %3").arg(item->row()).arg(item->column()).arg(error));
+            fill();
+            return;
+        }
+        problem->clear();
+        table->setCurrentCell(item->row(), item->column());
+        fill();
+    });
+    choice->setCurrentIndex(std::clamp(matrix, 0, int(mInspection.matrices.size()) - 1));
+    fill();
+    if (focusRow >= 0 && focusColumn >= 0 && focusRow < table->rowCount() && focusColumn < table->columnCount()) {
+        table->setCurrentCell(focusRow, focusColumn);
+        table->scrollToItem(table->item(focusRow, focusColumn), QAbstractItemView::PositionAtCenter);
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QUndoStack *stack = mDocument->undoStack();
+    auto *undo = buttons->addButton(tr("Undo"), QDialogButtonBox::ActionRole);
+    undo->setAutoDefault(false); // Enter after typing an entry must not undo it
+    connect(undo, &QPushButton::clicked, stack, &QUndoStack::undo);
     auto *copy = buttons->addButton(tr("Copy as CSV"), QDialogButtonBox::ActionRole);
-    connect(copy, &QPushButton::clicked, &dialog, [this, choice] {
+    copy->setAutoDefault(false);
+    buttons->button(QDialogButtonBox::Close)->setDefault(true);
+    connect(copy, &QPushButton::clicked, dialog, [this, choice] {
         const Eigen::MatrixXd &w = mInspection.matrices[choice->currentIndex()].matrix;
         QString csv;
         for (Eigen::Index i = 0; i < w.rows(); ++i) {
@@ -242,10 +417,10 @@ void InspectorWidget::showMatrixDialog()
         }
         QApplication::clipboard()->setText(csv);
     });
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     layout->addWidget(buttons);
-    dialog.resize(640, 480);
-    dialog.exec();
+    dialog->resize(680, 520);
+    return dialog;
 }
 
 } // namespace dplab

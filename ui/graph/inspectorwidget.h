@@ -3,8 +3,10 @@
 // InspectorWidget: beside the graph editor, the live verdicts of docs/architecture.md §6 — node and edge
 // counts, (strong) connectivity with the offending nodes, and for the selected run the weight
 // matrices it mixes with: row/column/doubly stochastic, symmetric, PSD, σ₂, spectral gap,
-// ρ(W − 11ᵀ/n), Perron vectors; the matrix itself as a table on demand. It recomputes after
-// every edit (coalesced into one update per event-loop turn).
+// ρ(W − 11ᵀ/n), Perron vectors; the matrix itself as a table on demand, where the entries of
+// the edges and the diagonal are editable: an edit makes the run's weights that explicit matrix
+// (one undo step per entry) and the table's verdicts follow live. It recomputes after every
+// edit (coalesced into one update per event-loop turn).
 //
 // Threading: GUI thread.
 #pragma once
@@ -13,6 +15,7 @@
 
 #include <QWidget>
 
+class QDialog;
 class QPushButton;
 class QTextBrowser;
 
@@ -34,10 +37,23 @@ public:
     /** The rendered text (for tests and the report). */
     QString text() const;
 
+    /** Sets entry (row, column) of the inspected matrix `matrix` (an index into
+     *  inspection().matrices) to `value`: the weights the inspected run mixes with become that
+     *  explicit matrix ({"scheme": "matrix"}; for R/C only the edited one), in one undo step.
+     *  Refuses (false, `error` says why) entries outside the graph's edges and diagonal,
+     *  negative or non-finite values and matrices that could not be built. */
+    bool setMatrixEntry(int matrix, int row, int column, double value, QString *error = nullptr);
+    /** The weight-matrix dialog (not shown), on `matrix` with entry (row, column) current when
+     *  given; deleted when closed. */
+    QDialog *createMatrixDialog(int matrix = 0, int row = -1, int column = -1);
+
 public slots:
     /** Recomputes now. */
     void refresh();
     void showMatrixDialog();
+    /** The dialog with the weight agent `to` gives to what `from` sends (edge from -> to)
+     *  current, on the first matrix. */
+    void showMatrixDialogForEdge(int from, int to);
 
 signals:
     /** After every recomputation. */

@@ -3,6 +3,7 @@
 #include "presentationscale.h"
 
 #include "edgeitem.h"
+#include "graphscene.h"
 
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
@@ -100,9 +101,12 @@ void NodeItem::paint(QPainter *painter, const QStyleOptionGraphicsItem *option, 
 
 QVariant NodeItem::itemChange(GraphicsItemChange change, const QVariant &value)
 {
-    if (change == ItemPositionHasChanged)
+    if (change == ItemPositionHasChanged) {
         for (EdgeItem *edge : std::as_const(mEdges))
             edge->adjust();
+        if (auto *graphScene = qobject_cast<GraphScene *>(scene()))
+            graphScene->nodeItemMoved(this);
+    }
     return QGraphicsItem::itemChange(change, value);
 }
 

@@ -18,10 +18,13 @@ namespace dplab {
 
 struct Connectivity {
     bool connected = false; ///< undirected: connected; directed: strongly connected
-    /** When not connected: the nodes that cannot be reached from node 0 (or, directed, that
-     *  cannot reach node 0 if everything is reachable), ascending. Empty when connected. */
+    /** When not connected: every node outside node 0's (strongly) connected component, i.e.
+     *  the nodes that cannot be reached from node 0 and, directed, the nodes that cannot reach
+     *  node 0, ascending. Empty when connected. */
     std::vector<int> offending;
-    std::string message; ///< e.g. "nodes 3, 4 cannot be reached from node 0"
+    /** Names both causes, e.g. "node 5 cannot be reached from node 0; nodes 1, 5 cannot reach
+     *  node 0". */
+    std::string message;
 };
 
 Connectivity analyseConnectivity(const Graph &graph);
