@@ -13,6 +13,10 @@ DPLAB_PACKAGES=(
     cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist
 )
 
+# Only for the benchmarks and profiles (tests/bench/compare_numpy.sh, docs/benchmarks.md):
+# NumPy for the comparison script, perf and valgrind (callgrind) for the profiles.
+DPLAB_BENCH_PACKAGES=(python3-numpy linux-perf valgrind)
+
 # Only for the fuzzers (scripts/fuzz.sh, -DDPLAB_FUZZ=ON): libFuzzer comes with clang.
 DPLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 
