@@ -20,6 +20,10 @@ DPLAB_PACKAGES=(
 # outlines, 1.3 MB) let run labels in any script print in the PDF report, which embeds them
 # (fonts-noto-cjk would be 57 MB; colour-bitmap emoji fonts do not embed as outlines).
 
+# Only for the benchmarks and profiles (tests/bench/compare_numpy.sh, docs/benchmarks.md):
+# NumPy for the comparison script, perf and valgrind (callgrind) for the profiles.
+DPLAB_BENCH_PACKAGES=(python3-numpy linux-perf valgrind)
+
 # Only for the fuzzers (scripts/fuzz.sh, -DDPLAB_FUZZ=ON): libFuzzer comes with clang.
 DPLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 

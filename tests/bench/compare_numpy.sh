@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Times DPLab against the NumPy script on the same problems (tests/bench/compare_numpy.py).
 # Usage: tests/bench/compare_numpy.sh [BUILD_DIR] [--rounds N] [--cases 1,3] [--roofline]
-# Needs Debian's python3-numpy (apt-get install python3-numpy). BLAS is pinned to one thread,
+# Needs Debian's python3-numpy (scripts/setup.sh: DPLAB_BENCH_PACKAGES). BLAS is pinned to one thread,
 # like `dplab-cli run --threads 1`; OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are unset for this
 # command only, so OpenBLAS picks the kernels of the machine it runs on.
 set -eu

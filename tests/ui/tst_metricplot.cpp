@@ -30,6 +30,7 @@ private slots:
     void hoverReadoutIsNotReplacedByTooltip();
     void streamingDrawsEveryStrideThRowThenEveryRow();
     void hugeEpsilonIsDrawnToTheLastIteration();
+    void liveRedrawsKeepTheirShareOfTheGuiThread();
 };
 
 void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
@@ -153,6 +154,22 @@ void TestMetricPlot::hugeEpsilonIsDrawnToTheLastIteration()
     QVERIFY(!plot.yAxis->range().contains(last.value));
     QVERIFY(!plot.yAxis->tickLabels());
     QVERIFY(!plot.xAxis->tickLabels());
+}
+
+void TestMetricPlot::liveRedrawsKeepTheirShareOfTheGuiThread()
+{
+    // Cheap redraws: every kLiveReplotMs. Costly ones: spaced so that drawing takes
+    // kLiveDrawShare of the time (cost / interval), never more; capped at a minute.
+    QCOMPARE(MetricPlot::liveReplotInterval(0.0), MetricPlot::kLiveReplotMs);
+    QCOMPARE(MetricPlot::liveReplotInterval(MetricPlot::kLiveReplotMs * MetricPlot::kLiveDrawShare),
+             MetricPlot::kLiveReplotMs);
+    for (double cost : {3.0, 12.0, 40.0, 250.0}) {
+        const int interval = MetricPlot::liveReplotInterval(cost);
+        QVERIFY(interval > MetricPlot::kLiveReplotMs);
+        QVERIFY2(cost / interval <= MetricPlot::kLiveDrawShare + 1e-12, qPrintable(QString::number(interval)));
+        QVERIFY(cost / (interval - 1) > MetricPlot::kLiveDrawShare); // and not longer than that
+    }
+    QCOMPARE(MetricPlot::liveReplotInterval(1e9), 60000);
 }
 
 QTEST_MAIN(TestMetricPlot)

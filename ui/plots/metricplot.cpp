@@ -70,8 +70,21 @@ private:
     QList<Step> mSteps;
     QTimer mTimer;
 };
+/** Σ over the plots that stream of their recent redraw time, in ms (GUI thread only). */
+double gLiveCostMs = 0.0;
 
 } // namespace
+
+int MetricPlot::liveReplotInterval(double costMs)
+{
+    // At most a minute: a plot that stopped answering still shows the run's progress.
+    return static_cast<int>(std::clamp(std::ceil(costMs / kLiveDrawShare), static_cast<double>(kLiveReplotMs), 60000.0));
+}
+
+MetricPlot::~MetricPlot()
+{
+    gLiveCostMs = std::max(0.0, gLiveCostMs - mLiveCostMs);
+}
 
 MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     : QCustomPlot(parent)
@@ -383,10 +396,16 @@ void MetricPlot::onRowsAppended(int point, int run, int)
     if (mFollow)
         autoRange();
     // Rows arrive up to 20 times a second; redrawing every plot that often kept the GUI thread
-    // busy for most of a fast run. A streaming plot redraws at most every kLiveReplotMs.
+    // busy for most of a fast run. A streaming plot redraws at most every kLiveReplotMs, and
+    // less often when the plots' redraws together would take more than kLiveDrawShare of the
+    // time (on two cores, every millisecond the GUI thread draws is taken from the run).
     if (!mLiveReplot.isActive()) {
-        const qint64 since = mSinceReplot.isValid() ? mSinceReplot.elapsed() : kLiveReplotMs;
-        mLiveReplot.start(static_cast<int>(std::max<qint64>(0, kLiveReplotMs - since)));
+        const double cost = replotTime(true); // QCustomPlot's running average of this plot's redraws
+        gLiveCostMs = std::max(0.0, gLiveCostMs + cost - mLiveCostMs);
+        mLiveCostMs = cost;
+        const qint64 interval = liveReplotInterval(gLiveCostMs);
+        const qint64 since = mSinceReplot.isValid() ? mSinceReplot.elapsed() : interval;
+        mLiveReplot.start(static_cast<int>(std::max<qint64>(0, interval - since)));
     }
 }
 

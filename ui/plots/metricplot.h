@@ -28,6 +28,7 @@ class MetricPlot : public QCustomPlot
 
 public:
     explicit MetricPlot(LiveResults *results, QWidget *parent = nullptr);
+    ~MetricPlot() override;
 
     void setMetric(const QString &metric);
     QString metric() const { return mMetric; }
@@ -61,6 +62,15 @@ public:
     static constexpr int kLivePoints = 2000;
     /** While rows stream in, the plot redraws at most this often (milliseconds). */
     static constexpr int kLiveReplotMs = 100;
+    /** While rows stream in, the redraws of every plot together take at most this share of the
+     *  GUI thread's time: a streaming plot waits max(kLiveReplotMs, C / kLiveDrawShare) between
+     *  redraws, C the sum over the streaming plots of their recent redraw times. Redraws that
+     *  grow costly (many points, bands, a slow display) then come less often instead of taking
+     *  a core from the run (the window runs as fast as the CLI, docs/benchmarks.md). */
+    static constexpr double kLiveDrawShare = 0.02;
+    /** The pause between two redraws of a streaming plot when the streaming plots' redraws
+     *  take `costMs` milliseconds together (QCustomPlot's running average per plot, summed). */
+    static int liveReplotInterval(double costMs);
     /** Points drawn for a run's mean line (tests). */
     int pointCount(int run) const;
     /** The mean line of a run (tests, export). */
@@ -138,6 +148,7 @@ private:
     QHash<const QCPGraph *, RangeCache> mValueRanges;
     QTimer mLiveReplot;        ///< the next redraw while rows stream in
     QElapsedTimer mSinceReplot;
+    double mLiveCostMs = 0;    ///< this plot's recent redraw time, as counted in the shared sum
 };
 
 } // namespace dplab
