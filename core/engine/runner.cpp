@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/runner.h"
 
+#include "dplab/common/decomposition.h"
 #include "dplab/engine/metrics.h"
 #include "teaching/probe.h"
 
@@ -395,7 +396,15 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
                 rep.status = RunStatus::Cancelled;
                 continue;
             }
-            runJob(jobs[k]);
+            try {
+                runJob(jobs[k]);
+            } catch (const NumericalError &e) {
+                // A decomposition failed inside an algorithm (dplab/common/decomposition.h): an
+                // internal error of this run, reported like a failed reset, never a crash.
+                std::lock_guard lock(errorMutex);
+                if (!firstError)
+                    firstError = Error::internal(indexPath("runs", jobs[k].run), e.what());
+            }
         }
     };
 
