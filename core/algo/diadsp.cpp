@@ -213,6 +213,9 @@ AlgorithmDescriptor describeDiaDsp()
                               "Laplace scale s_y q^k of the noise on the broadcast tracker y_i. "
                               "0 = no noise.");
     d.privacyParams = {nx, ny, dp::epsilonTargetParam(), dp::gradientBoundParam(), dp::clipParam()};
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .citation = "without noise DiaDSP is gradient tracking (Nedić, Olshevsky and Shi 2017): "
+                    "linear convergence to x*"};
     d.create = [] { return std::make_unique<DiaDsp>(); };
     return d;
 }
