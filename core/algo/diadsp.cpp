@@ -14,6 +14,7 @@
 #include "algo/dpcommon.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
+#include "dplab/common/decomposition.h"
 #include "dplab/privacy/diadspaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/common/schedule.h"
@@ -82,6 +83,11 @@ public:
                                 "sensitivity needs ‖∇f_i‖₂ ≤ C)");
         if (ctx.W.size() > 0 && ctx.W.isApprox(ctx.W.transpose(), 1e-12)) {
             Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(ctx.W, Eigen::EigenvaluesOnly);
+            if (Status s = checkDecomposed(ErrorCode::Internal, "", "weights W",
+                                           "eigen-decomposition", solver.info(),
+                                           solver.eigenvalues().allFinite());
+                !s)
+                return s;
             const double low = solver.eigenvalues().minCoeff();
             if (low < 0)
                 mWarnings.push_back("W has a negative eigenvalue (" + num(low) + "): noisy gradient "
@@ -207,6 +213,9 @@ AlgorithmDescriptor describeDiaDsp()
                               "Laplace scale s_y q^k of the noise on the broadcast tracker y_i. "
                               "0 = no noise.");
     d.privacyParams = {nx, ny, dp::epsilonTargetParam(), dp::gradientBoundParam(), dp::clipParam()};
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .citation = "without noise DiaDSP is gradient tracking (Nedić, Olshevsky and Shi 2017): "
+                    "linear convergence to x*"};
     d.create = [] { return std::make_unique<DiaDsp>(); };
     return d;
 }

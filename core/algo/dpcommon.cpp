@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "algo/dpcommon.h"
+#include "dplab/common/decomposition.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -77,16 +78,16 @@ double maxRowNorm(const Eigen::Ref<const Eigen::MatrixXd> &g)
 
 namespace {
 
-double spectralRadiusOf(const Eigen::MatrixXd &m)
+double spectralRadiusOf(const Eigen::MatrixXd &m, const char *name)
 {
     if (m.size() == 0)
         return 0.0;
     if (m.isApprox(m.transpose(), 1e-12)) {
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
-        return solver.eigenvalues().cwiseAbs().maxCoeff();
+        return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
     }
     Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
-    return solver.eigenvalues().cwiseAbs().maxCoeff();
+    return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
 }
 
 } // namespace
@@ -94,14 +95,15 @@ double spectralRadiusOf(const Eigen::MatrixXd &m)
 double consensusSpectralRadius(const Eigen::MatrixXd &w)
 {
     const double n = static_cast<double>(w.rows());
-    return spectralRadiusOf(w - Eigen::MatrixXd::Constant(w.rows(), w.cols(), 1.0 / n));
+    return spectralRadiusOf(w - Eigen::MatrixXd::Constant(w.rows(), w.cols(), 1.0 / n),
+                            "weights W − 11ᵀ/n");
 }
 
 double offDiagonalSpectralRadius(const Eigen::MatrixXd &w)
 {
     Eigen::MatrixXd off = w;
     off.diagonal().setZero();
-    return spectralRadiusOf(off);
+    return spectralRadiusOf(off, "weights W off the diagonal");
 }
 
 Schedule scaledSchedule(const Schedule &s, double c)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/algo/gossip.h"
+#include "dplab/common/decomposition.h"
 
 #include <Eigen/Dense>
 
@@ -43,9 +44,10 @@ GossipSpectrum gossipSpectrum(const Eigen::Ref<const Eigen::MatrixXd> &p)
     if (isSymmetric(p)) {
         const Eigen::MatrixXd sym = 0.5 * (p + p.transpose());
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(sym, Eigen::EigenvaluesOnly);
-        values = eig.eigenvalues().cwiseAbs();
+        values = requireEigenvalues(eig, "gossip matrix P").eigenvalues().cwiseAbs();
     } else {
-        values = Eigen::JacobiSVD<Eigen::MatrixXd>(p).singularValues();
+        const Eigen::JacobiSVD<Eigen::MatrixXd> svd(p);
+        values = requireSingularValues(svd, "gossip matrix P").singularValues();
     }
     std::sort(values.data(), values.data() + values.size(), std::greater<double>());
     s.sigma2 = std::min(1.0, values[1]);
@@ -101,16 +103,21 @@ double gossipContraction(const Eigen::Ref<const Eigen::MatrixXd> &p, double thet
     if (isSymmetric(p)) {
         const Eigen::MatrixXd sym = 0.5 * (p + p.transpose());
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(sym);
+        requireEigenvalues(eig, "gossip matrix P");
         Eigen::VectorXd values(n);
         for (Eigen::Index k = 0; k < n; ++k)
             values[k] = scalarPolynomial(eig.eigenvalues()[k], theta, steps);
         deviation = eig.eigenvectors() * values.asDiagonal() * eig.eigenvectors().transpose() - mean;
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> dev(0.5 * (deviation + deviation.transpose()),
                                                            Eigen::EigenvaluesOnly);
-        return dev.eigenvalues().cwiseAbs().maxCoeff();
+        return requireEigenvalues(dev, "gossip polynomial p(P) − 11ᵀ/n")
+            .eigenvalues()
+            .cwiseAbs()
+            .maxCoeff();
     }
     deviation = gossipPolynomial(p, theta, steps) - mean;
-    return Eigen::JacobiSVD<Eigen::MatrixXd>(deviation).singularValues()[0];
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(deviation);
+    return requireSingularValues(svd, "gossip polynomial p(P) − 11ᵀ/n").singularValues()[0];
 }
 
 AcceleratedGossip::AcceleratedGossip(const Eigen::MatrixXd &p, double theta, int d)

@@ -105,6 +105,9 @@ AlgorithmDescriptor describeGradientTracking()
         noiseScaleParam("noise_y", "Noise on y",
                         "Laplace scale of the noise added once to each broadcast tracker y_i.")};
     d.attack = {AttackSurface::Kind::TrackerDifference, "x", "y", "stepsize"};
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .citation = "Nedić, Olshevsky and Shi 2017 (DIGing): linear convergence to x* for a "
+                    "small enough constant step"};
     d.create = [] { return std::make_unique<GradientTracking>(); };
     return d;
 }

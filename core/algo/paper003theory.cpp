@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/algo/paper003theory.h"
+#include "dplab/common/decomposition.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -20,9 +21,24 @@ Paper003SteadyState paper003SteadyState(const Paper003Constants &c, double alpha
         half + 16 * alpha * alpha * L * L * dI2 / tw;
     out.B << alpha * alpha * se + sx, n * dI2 * sx, 24 * n * dI2 * se / tw + 4 * n * L * L * dI2 * sx / tw;
     out.B *= c.rhoWo * c.rhoWo;
-    out.rhoA = Eigen::EigenSolver<Eigen::Matrix3d>(out.A, false).eigenvalues().cwiseAbs().maxCoeff();
+    if (out.A.array().isInf().any() && !out.A.array().isNaN().any()) {
+        // ρ_w = 1 (1 − ρ_w² = 0): the recursion has no steady state. NaN (constants that are
+        // not numbers) goes on to the eigen-decomposition, which names A in its error.
+        out.rhoA = std::numeric_limits<double>::infinity();
+        out.theta = std::numeric_limits<double>::infinity();
+        return out;
+    }
+    const Eigen::EigenSolver<Eigen::Matrix3d> eig(out.A, false);
+    out.rhoA = requireEigenvalues(eig, "paper 003 steady-state matrix A")
+                   .eigenvalues()
+                   .cwiseAbs()
+                   .maxCoeff();
     if (out.rhoA < 1) {
-        const Eigen::Vector3d z = (Eigen::Matrix3d::Identity() - out.A).partialPivLu().solve(out.B);
+        // ρ(A) < 1 makes I − A invertible; the condition check catches rounding near ρ(A) = 1.
+        const Eigen::PartialPivLU<Eigen::Matrix3d> lu(Eigen::Matrix3d::Identity() - out.A);
+        requireDecomposed("paper 003 matrix I − A", "LU factorization",
+                          lu.rcond() > 1e-14 ? Eigen::Success : Eigen::NumericalIssue);
+        const Eigen::Vector3d z = lu.solve(out.B);
         out.theta = 2 * n * z[0] + 2 * z[1];
     } else {
         out.theta = std::numeric_limits<double>::infinity();

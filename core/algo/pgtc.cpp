@@ -206,6 +206,10 @@ AlgorithmDescriptor describePgtc()
                         "C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
     d.params = {eta, gamma, ax, ay, ef};
     d.privacyParams = paper001::privacyParams(Paper001Method::Pgtc);
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .privacy = Json{{"s_x", 0.0}, {"s_y", 0.0}},
+        .citation = "paper 001, Algorithm 1 without noise: gradient tracking with exact "
+                    "messages, linear under the P–Ł condition"};
     d.create = [] { return std::make_unique<Pgtc>(); };
     return d;
 }

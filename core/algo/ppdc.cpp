@@ -180,6 +180,10 @@ AlgorithmDescriptor describePpdc()
                         "C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
     d.params = {eta, gamma, omega, ax, ef};
     d.privacyParams = paper001::privacyParams(Paper001Method::Ppdc);
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .privacy = Json{{"s_x", 0.0}, {"s_v", 0.0}},
+        .citation = "paper 001, Algorithm 2 without noise: a primal-dual method with exact "
+                    "messages, linear under the P–Ł condition"};
     d.create = [] { return std::make_unique<Ppdc>(); };
     return d;
 }

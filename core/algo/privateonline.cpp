@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "algo/privateonline.h"
+#include "dplab/common/decomposition.h"
 
 #include <Eigen/Dense>
 
@@ -140,6 +141,7 @@ std::vector<std::string> checkGossipMatrix(const Eigen::MatrixXd &p)
         out.push_back("Assumption 3.4: the gossip matrix P is not doubly stochastic");
     if ((p - p.transpose()).cwiseAbs().maxCoeff() <= tol) {
         Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(0.5 * (p + p.transpose()), Eigen::EigenvaluesOnly);
+        requireEigenvalues(eig, "gossip matrix P");
         if (eig.eigenvalues().minCoeff() < -tol)
             out.push_back("Assumption 3.4: the gossip matrix P is not positive semidefinite (smallest "
                           "eigenvalue " + formatValue(eig.eigenvalues().minCoeff())

@@ -128,6 +128,9 @@ AlgorithmDescriptor describePushPull()
         perAgentDecayParam("noise_y_decay", "Noise decay ς_ζ", 0.0,
                            "Decay exponent ς^i_ζ of the y noise scale.")};
     d.attack = {AttackSurface::Kind::TrackerDifference, "theta", "y", "stepsize"};
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .citation = "Pu, Shi, Xu and Nedić 2020 (Push-Pull): linear convergence to x* for a "
+                    "small enough constant step"};
     d.create = [] { return std::make_unique<PushPull>(); };
     return d;
 }

@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The algorithm registry. Adding an algorithm = one file in core/algo/ with a describeXxx()
-// function + one line below.
+// function + one line below (docs/extending.md). An algorithm in a file outside core joins it
+// through registerAlgorithm, before the registry is first read.
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/builtin.h"
 
+#include <algorithm>
+#include <atomic>
+
 namespace dplab {
 
-const std::vector<AlgorithmDescriptor> &algorithmRegistry()
+namespace {
+
+std::atomic<bool> gRegistryRead{false};
+
+std::vector<AlgorithmDescriptor> &registryStorage()
 {
-    static const std::vector<AlgorithmDescriptor> registry = {
+    static std::vector<AlgorithmDescriptor> registry = {
         describeDgd(),
         describeGradientTracking(),
         describePushPull(),
@@ -27,6 +35,29 @@ const std::vector<AlgorithmDescriptor> &algorithmRegistry()
         describePdOgd(),
     };
     return registry;
+}
+
+} // namespace
+
+const std::vector<AlgorithmDescriptor> &algorithmRegistry()
+{
+    // Once read, the registry no longer changes: pointers into it (findAlgorithm, RunSpec) stay
+    // valid and threads may read it without a lock.
+    gRegistryRead.store(true, std::memory_order_release);
+    return registryStorage();
+}
+
+bool registerAlgorithm(AlgorithmDescriptor descriptor)
+{
+    if (gRegistryRead.load(std::memory_order_acquire) || descriptor.id.empty()
+        || !descriptor.create)
+        return false;
+    std::vector<AlgorithmDescriptor> &registry = registryStorage();
+    if (std::any_of(registry.begin(), registry.end(),
+                    [&](const AlgorithmDescriptor &d) { return d.id == descriptor.id; }))
+        return false;
+    registry.push_back(std::move(descriptor));
+    return true;
 }
 
 } // namespace dplab

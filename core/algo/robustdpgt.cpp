@@ -485,6 +485,9 @@ AlgorithmDescriptor describeRobustDpGt()
         theta.level = thetaLevel;
         d.theory.push_back(theta);
     }
+    d.exactWithoutNoise = NoiseFreeClaim{
+        .citation = "paper 003, Theorem 3 without noise (σ_η = σ_ξ = 0): the steady-state "
+                    "bound θ is 0"};
     d.create = [] { return std::make_unique<RobustDpGt>(); };
     return d;
 }

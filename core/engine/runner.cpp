@@ -2,6 +2,7 @@
 #include "dplab/engine/runner.h"
 #include "dplab/engine/pointrunner.h"
 
+#include "dplab/common/decomposition.h"
 #include "dplab/engine/metrics.h"
 #include "teaching/probe.h"
 
@@ -426,7 +427,15 @@ Result<ExperimentResult> runPoints(const std::vector<PointJobs> &pointJobs, cons
                 rep.status = RunStatus::Cancelled;
                 continue;
             }
-            runJob(jobs[k]);
+            try {
+                runJob(jobs[k]);
+            } catch (const NumericalError &e) {
+                // A decomposition failed inside an algorithm (dplab/common/decomposition.h): an
+                // internal error of this run, reported like a failed reset, never a crash.
+                std::lock_guard lock(errorMutex);
+                if (!firstError)
+                    firstError = Error::internal(indexPath("runs", jobs[k].run), e.what());
+            }
         }
     };
 

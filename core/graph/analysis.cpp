@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/graph/analysis.h"
 
+#include "dplab/common/decomposition.h"
 #include "dplab/graph/weights.h"
 
 #include <Eigen/Dense>
@@ -62,8 +63,9 @@ std::string nodeList(const std::vector<int> &nodes)
 }
 
 // Solves (M − I) v = 0 with Σv = 1 in the least-squares sense; the solution is unique when
-// the eigenvalue 1 of M is simple (irreducible stochastic M).
-Eigen::VectorXd fixedPointSummingToOne(const Eigen::MatrixXd &m)
+// the eigenvalue 1 of M is simple (irreducible stochastic M). `name` names M in the
+// NumericalError thrown when the decomposition fails (NaN or ∞ entries).
+Eigen::VectorXd fixedPointSummingToOne(const Eigen::MatrixXd &m, const char *name)
 {
     const Eigen::Index n = m.rows();
     Eigen::MatrixXd a(n + 1, n);
@@ -71,8 +73,27 @@ Eigen::VectorXd fixedPointSummingToOne(const Eigen::MatrixXd &m)
     a.row(n).setOnes();
     Eigen::VectorXd b = Eigen::VectorXd::Zero(n + 1);
     b[n] = 1.0;
-    Eigen::VectorXd v = a.completeOrthogonalDecomposition().solve(b);
+    const Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> cod(a);
+    Eigen::VectorXd v = cod.solve(b);
+    requireDecomposed(name, "complete orthogonal decomposition", cod.info(),
+                      v.allFinite() && v.sum() != 0.0);
     return v / v.sum();
+}
+
+// The spectral routines below check every decomposition and throw NumericalError naming the
+// matrix when one fails (a weight matrix that passed validation is finite, so this is an
+// internal error).
+double spectralRadiusOf(const Eigen::MatrixXd &m, const char *name)
+{
+    assert(m.rows() == m.cols() && "spectralRadius: matrix must be square");
+    if (m.size() == 0)
+        return 0.0;
+    if (m == m.transpose()) {
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
+        return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
+    }
+    Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
+    return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
 }
 
 } // namespace
@@ -111,22 +132,15 @@ Connectivity analyseConnectivity(const Graph &graph)
 
 double spectralRadius(const Eigen::MatrixXd &m)
 {
-    assert(m.rows() == m.cols() && "spectralRadius: matrix must be square");
-    if (m.size() == 0)
-        return 0.0;
-    if (m == m.transpose()) {
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
-        return solver.eigenvalues().cwiseAbs().maxCoeff();
-    }
-    Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
-    return solver.eigenvalues().cwiseAbs().maxCoeff();
+    return spectralRadiusOf(m, "weight matrix");
 }
 
 Eigen::VectorXd singularValues(const Eigen::MatrixXd &m)
 {
     if (m.size() == 0)
         return Eigen::VectorXd();
-    return Eigen::JacobiSVD<Eigen::MatrixXd>(m).singularValues();
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(m);
+    return requireSingularValues(svd, "weight matrix").singularValues();
 }
 
 double secondSingularValue(const Eigen::MatrixXd &w)
@@ -146,19 +160,20 @@ double consensusRate(const Eigen::MatrixXd &w)
     const Eigen::Index n = w.rows();
     if (n == 0)
         return 0.0;
-    return spectralRadius(w - Eigen::MatrixXd::Constant(n, n, 1.0 / static_cast<double>(n)));
+    return spectralRadiusOf(w - Eigen::MatrixXd::Constant(n, n, 1.0 / static_cast<double>(n)),
+                            "weights W − 11ᵀ/n");
 }
 
 Eigen::VectorXd leftPerronVector(const Eigen::MatrixXd &r)
 {
     assert(r.rows() == r.cols() && "leftPerronVector: matrix must be square");
-    return fixedPointSummingToOne(r.transpose());
+    return fixedPointSummingToOne(r.transpose(), "weights R (left Perron vector)");
 }
 
 Eigen::VectorXd rightPerronVector(const Eigen::MatrixXd &c)
 {
     assert(c.rows() == c.cols() && "rightPerronVector: matrix must be square");
-    return fixedPointSummingToOne(c);
+    return fixedPointSummingToOne(c, "weights C (right Perron vector)");
 }
 
 WeightFacts analyseWeights(const Eigen::MatrixXd &w, double tol)

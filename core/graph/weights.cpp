@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/graph/weights.h"
 
+#include "dplab/common/decomposition.h"
+
 #include <Eigen/Dense>
 
 #include <cassert>
@@ -331,6 +333,9 @@ Status checkPsd(const Eigen::MatrixXd &w, double tol)
         return {};
     const Eigen::MatrixXd sym = 0.5 * (w + w.transpose());
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(sym, Eigen::EigenvaluesOnly);
+    if (solver.info() != Eigen::Success || !solver.eigenvalues().allFinite())
+        return fail(decompositionFailure("its symmetric part", "eigen-decomposition", solver.info(),
+                                         solver.eigenvalues().allFinite()));
     const double smallest = solver.eigenvalues().minCoeff();
     if (!(smallest >= -tol))
         return fail("is not positive semidefinite: smallest eigenvalue is "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/constraints.h"
 
+#include "dplab/common/decomposition.h"
 #include "dplab/problem/problem.h"
 
 #include <Eigen/Dense>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <limits>
 
 namespace dplab {
 
@@ -127,7 +129,10 @@ Eigen::VectorXd projectCappedSimplex(const Eigen::Ref<const Eigen::VectorXd> &s,
 double traceNorm(const Eigen::Ref<const Eigen::VectorXd> &x, int rows, int cols)
 {
     const RowMajorMatrix m = asMatrix(x, rows, cols);
-    return Eigen::JacobiSVD<Eigen::MatrixXd>(m).singularValues().sum();
+    if (!m.allFinite())
+        return std::numeric_limits<double>::quiet_NaN(); // a diverged iterate has no norm
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(m);
+    return requireSingularValues(svd, "trace-norm argument X").singularValues().sum();
 }
 
 namespace {
@@ -149,6 +154,15 @@ void projectTraceNorm(Eigen::Map<RowMajorMatrix> xm, double tau)
     else
         gram.noalias() = xm.transpose() * xm;
     eig.compute(gram);
+    if (eig.info() != Eigen::Success || !eig.eigenvalues().allFinite()) {
+        // NaN or ∞ in X is a diverging run: pass it on for the runner to report. A finite X
+        // whose Gram matrix the solver cannot decompose is an internal error.
+        if (!gram.allFinite()) {
+            xm.setConstant(std::numeric_limits<double>::quiet_NaN());
+            return;
+        }
+        requireEigenvalues(eig, "trace-norm projection: Gram matrix of X");
+    }
     w = eig.eigenvectors();
     if (left) {
         y.noalias() = w.transpose() * xm;
@@ -190,37 +204,63 @@ void TraceNormBall::project(Eigen::Ref<Eigen::VectorXd> x) const
         projectTraceNorm<Eigen::MatrixXd>(xm, mTau);
 }
 
+namespace {
+
+/** The minimizer of ⟨G, V⟩ over the trace-norm ball, with the k × k eigensolver of type Small
+ *  (as in projectTraceNorm: for k ≤ 16 its workspace is on the stack) and scratch kept per
+ *  thread, so that a step calling it allocates nothing once warmed up. */
+template <typename Small>
+void traceNormLinearMinimizer(const Eigen::Map<const RowMajorMatrix> &gm, double tau,
+                              Eigen::Ref<Eigen::VectorXd> v)
+{
+    Eigen::Map<RowMajorMatrix> out(v.data(), gm.rows(), gm.cols());
+    // Top singular pair from the smaller Gram matrix: G Gᵀ u = σ² u, v₁ = Gᵀ u / σ (or the
+    // transposed case). The minimizer of ⟨G, V⟩ over the ball is −τ u₁ v₁ᵀ.
+    thread_local Eigen::MatrixXd gram;
+    thread_local Eigen::SelfAdjointEigenSolver<Small> eig;
+    thread_local Eigen::VectorXd column, scaled;
+    thread_local Eigen::RowVectorXd row;
+    const bool wide = gm.rows() <= gm.cols();
+    if (wide)
+        gram.noalias() = gm * gm.transpose();
+    else
+        gram.noalias() = gm.transpose() * gm;
+    if (!gram.allFinite()) { // a diverging run: NaN out, the runner reports it
+        v.setConstant(std::numeric_limits<double>::quiet_NaN());
+        return;
+    }
+    eig.compute(gram);
+    requireEigenvalues(eig, "linear minimization oracle: Gram matrix of G");
+    const Eigen::Index top = gram.rows() - 1;
+    const double sigma = std::sqrt(std::max(0.0, eig.eigenvalues()[top]));
+    if (sigma <= 0.0) {
+        v.setZero();
+        return;
+    }
+    column = eig.eigenvectors().col(top);
+    // The product first, then the division (as one expression Eigen would evaluate the product
+    // into a temporary): the same numbers, no allocation.
+    if (wide) { // column = u₁
+        row.noalias() = column.transpose() * gm;
+        row /= sigma;
+        out.noalias() = (-tau) * column * row;
+    } else { // column = v₁
+        scaled.noalias() = gm * column;
+        scaled /= sigma;
+        out.noalias() = (-tau) * scaled * column.transpose();
+    }
+}
+
+} // namespace
+
 void TraceNormBall::linearMinimizer(const Eigen::Ref<const Eigen::VectorXd> &g, Eigen::Ref<Eigen::VectorXd> v) const
 {
     const auto gm = asMatrix(g, mRows, mCols);
-    Eigen::Map<RowMajorMatrix> out(v.data(), mRows, mCols);
-    // Top singular pair from the smaller Gram matrix: G Gᵀ u = σ² u, v₁ = Gᵀ u / σ (or the
-    // transposed case). The minimizer of ⟨G, V⟩ over the ball is −τ u₁ v₁ᵀ.
-    if (mRows <= mCols) {
-        const Eigen::MatrixXd gram = gm * gm.transpose();
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
-        const Eigen::Index top = mRows - 1;
-        const double sigma = std::sqrt(std::max(0.0, eig.eigenvalues()[top]));
-        if (sigma <= 0.0) {
-            v.setZero();
-            return;
-        }
-        const Eigen::VectorXd u = eig.eigenvectors().col(top);
-        const Eigen::RowVectorXd right = (u.transpose() * gm) / sigma;
-        out.noalias() = (-mTau) * u * right;
-    } else {
-        const Eigen::MatrixXd gram = gm.transpose() * gm;
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram);
-        const Eigen::Index top = mCols - 1;
-        const double sigma = std::sqrt(std::max(0.0, eig.eigenvalues()[top]));
-        if (sigma <= 0.0) {
-            v.setZero();
-            return;
-        }
-        const Eigen::VectorXd right = eig.eigenvectors().col(top);
-        const Eigen::VectorXd u = (gm * right) / sigma;
-        out.noalias() = (-mTau) * u * right.transpose();
-    }
+    using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 16, 16>;
+    if (std::min(mRows, mCols) <= 16)
+        traceNormLinearMinimizer<Small>(gm, mTau, v);
+    else
+        traceNormLinearMinimizer<Eigen::MatrixXd>(gm, mTau, v);
 }
 
 bool TraceNormBall::contains(const Eigen::Ref<const Eigen::VectorXd> &x, double tol) const

@@ -2,6 +2,8 @@
 #include "dplab/problem/objectives.h"
 #include "problem/vectormath.h"
 
+#include "dplab/common/decomposition.h"
+
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
@@ -13,12 +15,14 @@ namespace dplab {
 
 namespace {
 
-/** Smallest and largest eigenvalue of a symmetric matrix. */
-std::pair<double, double> eigenRange(const Eigen::MatrixXd &S)
+/** Smallest and largest eigenvalue of a symmetric matrix; `name` names S in the NumericalError
+ *  thrown when the eigen-decomposition fails. */
+std::pair<double, double> eigenRange(const Eigen::MatrixXd &S, const std::string &name)
 {
     if (S.size() == 0)
         return {0.0, 0.0};
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(S, Eigen::EigenvaluesOnly);
+    requireEigenvalues(solver, name);
     return {solver.eigenvalues().minCoeff(), solver.eigenvalues().maxCoeff()};
 }
 
@@ -27,7 +31,7 @@ std::pair<double, double> eigenRange(const Eigen::MatrixXd &S)
  *  largest one and the smallest is 0 (BᵀB is rank-deficient). Cost O(min(m,d)²·max(m,d) +
  *  min(m,d)³) instead of O(m·d² + d³). */
 template <class Block>
-std::pair<double, double> gramRange(const Block &B, double scale)
+std::pair<double, double> gramRange(const Block &B, double scale, const std::string &name)
 {
     const Eigen::Index m = B.rows(), d = B.cols();
     if (m == 0 || d == 0)
@@ -39,7 +43,7 @@ std::pair<double, double> gramRange(const Block &B, double scale)
     else
         G.selfadjointView<Eigen::Lower>().rankUpdate(B.transpose(), scale);
     G = G.selfadjointView<Eigen::Lower>();
-    auto range = eigenRange(G);
+    auto range = eigenRange(G, name);
     if (m < d)
         range.first = 0.0;
     return range;
@@ -98,13 +102,13 @@ QuadraticProblem::QuadraticProblem(std::vector<Eigen::MatrixXd> A, std::vector<E
         assert(Ai.isApprox(Ai.transpose()) && "QuadraticProblem: A_i must be symmetric");
         mB.row(i) = b[static_cast<std::size_t>(i)].transpose();
         mMeanA += Ai;
-        const auto [lo, hi] = eigenRange(Ai);
+        const auto [lo, hi] = eigenRange(Ai, "quadratic A_" + std::to_string(i));
         mLocalMu = std::min(mLocalMu, lo);
         mLocalL = std::max(mLocalL, hi);
     }
     mMeanA /= static_cast<double>(n);
     mMeanB = mB.colwise().mean().transpose();
-    std::tie(mGlobalMu, mGlobalL) = eigenRange(mMeanA);
+    std::tie(mGlobalMu, mGlobalL) = eigenRange(mMeanA, "quadratic mean A");
 }
 
 void QuadraticProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
@@ -148,7 +152,9 @@ std::optional<Eigen::VectorXd> QuadraticProblem::closedFormOptimum() const
 {
     if (!positiveDefinite(mGlobalMu, mGlobalL))
         return std::nullopt;
-    return Eigen::VectorXd(mMeanA.llt().solve(mMeanB));
+    const Eigen::LLT<Eigen::MatrixXd> llt(mMeanA);
+    requireDecomposed("quadratic mean A", "Cholesky factorization", llt.info());
+    return Eigen::VectorXd(llt.solve(mMeanB));
 }
 
 Json QuadraticProblem::describe() const
@@ -177,6 +183,8 @@ QuadraticProblem randomQuadratic(int agents, int dimension, const RandomQuadrati
         for (Eigen::Index c = 0; c < d; ++c)
             for (Eigen::Index r = 0; r < d; ++r)
                 G(r, c) = rng.gaussian();
+        // No failure mode to check: Householder reflections give an orthogonal Q for any finite
+        // G (a rank-deficient G, of probability 0, only loses Haar uniformity).
         Eigen::HouseholderQR<Eigen::MatrixXd> qr(G);
         Eigen::MatrixXd Q = qr.householderQ();
         // Fix the column signs by R's diagonal so that Q is Haar distributed.
@@ -244,7 +252,8 @@ LeastSquaresProblem::LeastSquaresProblem(const std::vector<Dataset> &agents, dou
     for (int i = 0; i < n; ++i) {
         assert(mData.count(i) > 0 && "LeastSquaresProblem: every agent needs a sample");
         const auto m = static_cast<double>(mData.count(i));
-        const auto [lo, hi] = gramRange(mData.features(i), 1.0 / m);
+        const auto [lo, hi] = gramRange(mData.features(i), 1.0 / m,
+                                        "Gram matrix of agent " + std::to_string(i) + "'s features");
         mLocalMu = std::min(mLocalMu, lo + lambda);
         mLocalL = std::max(mLocalL, hi + lambda);
         scaled.middleRows(mData.offsets[i], mData.count(i)) = mData.features(i) / std::sqrt(n * m);
@@ -342,10 +351,12 @@ std::optional<Eigen::MatrixXd> LeastSquaresProblem::globalHessian(const Eigen::V
 
 std::optional<Eigen::VectorXd> LeastSquaresProblem::closedFormOptimum() const
 {
-    const auto [lo, hi] = eigenRange(mHessian);
+    const auto [lo, hi] = eigenRange(mHessian, "least-squares Hessian");
     if (!positiveDefinite(lo, hi))
         return std::nullopt;
-    return Eigen::VectorXd(mHessian.llt().solve(mRhs));
+    const Eigen::LLT<Eigen::MatrixXd> llt(mHessian);
+    requireDecomposed("least-squares Hessian", "Cholesky factorization", llt.info());
+    return Eigen::VectorXd(llt.solve(mRhs));
 }
 
 Json LeastSquaresProblem::describe() const
@@ -387,7 +398,9 @@ LogisticProblem::LogisticProblem(const std::vector<Dataset> &agents, double lamb
     mLocalL = 0.0;
     for (int i = 0; i < mData.agents(); ++i) {
         assert(mData.count(i) > 0 && "LogisticProblem: every agent needs a sample");
-        mLocalL = std::max(mLocalL, gramRange(mData.features(i), 0.25 / static_cast<double>(mData.count(i))).second);
+        mLocalL = std::max(mLocalL, gramRange(mData.features(i), 0.25 / static_cast<double>(mData.count(i)),
+                                              "Gram matrix of agent " + std::to_string(i) + "'s features")
+                                        .second);
     }
     mLocalL += lambda;
 }

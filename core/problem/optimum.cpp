@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/optimum.h"
 
+#include "dplab/common/decomposition.h"
+
 #include <Eigen/Cholesky>
 
 #include <cmath>
@@ -95,6 +97,12 @@ Result<Reference> solveNewton(const Problem &problem, const Eigen::VectorXd &x0,
         if (!H)
             return Error::unsupported("problem", "Newton's method needs the Hessian, which this "
                                                  "problem does not provide");
+        if (!H->allFinite())
+            return Error::internal("problem", decompositionFailure("Hessian ∇²F at the iterate",
+                                                                   "Cholesky factorization",
+                                                                   Eigen::InvalidInput));
+        // A Hessian that is not positive definite (singular or indefinite) is shifted by a
+        // growing multiple of I until the factorization succeeds (Levenberg–Marquardt style).
         Eigen::LLT<Eigen::MatrixXd> llt(*H);
         double shift = 0.0;
         for (int tries = 0; llt.info() != Eigen::Success && tries < 40; ++tries) {
@@ -102,8 +110,12 @@ Result<Reference> solveNewton(const Problem &problem, const Eigen::VectorXd &x0,
                                  : 10.0 * shift;
             llt.compute(*H + shift * Eigen::MatrixXd::Identity(d, d));
         }
-        Eigen::VectorXd p = llt.info() == Eigen::Success ? Eigen::VectorXd(-llt.solve(current.g))
-                                                         : Eigen::VectorXd(-current.g);
+        if (Status s = checkDecomposed(ErrorCode::Internal, "problem",
+                                       "Hessian ∇²F + shift·I at the iterate",
+                                       "Cholesky factorization", llt.info());
+            !s)
+            return s.error();
+        Eigen::VectorXd p = -llt.solve(current.g);
         if (!(current.g.dot(p) < 0.0))
             p = -current.g;
         auto next = backtrack(problem, current, p, 1.0);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/paper001problems.h"
 
+#include "dplab/common/decomposition.h"
+
 #include <Eigen/Eigenvalues>
 
 #include <cassert>
@@ -171,9 +173,9 @@ NonconvexLogisticProblem::NonconvexLogisticProblem(std::vector<Eigen::MatrixXd> 
     for (const auto &v : mFeatures) {
         assert(v.rows() >= 1 && v.cols() == mFeatures.front().cols() && "NonconvexLogisticProblem: shapes");
         const Eigen::MatrixXd gram = v.transpose() * v / static_cast<double>(v.rows());
-        const double top = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(gram, Eigen::EigenvaluesOnly)
-                               .eigenvalues()
-                               .maxCoeff();
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(gram, Eigen::EigenvaluesOnly);
+        const double top =
+            requireEigenvalues(eig, "Gram matrix VᵀV/m of an agent's features").eigenvalues().maxCoeff();
         // ‖(1/m) Vᵀ (u∘σ)‖ ≤ ‖V‖₂ ‖u∘σ‖/m ≤ ‖V‖₂ √m / m = √λ_max(VᵀV/m).
         logisticBound = std::max(logisticBound, std::sqrt(std::max(top, 0.0)));
         curvature = std::max(curvature, top / 4.0);

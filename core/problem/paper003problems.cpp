@@ -2,6 +2,7 @@
 #include "dplab/problem/paper003problems.h"
 
 #include "dplab/problem/objectives.h"
+#include "dplab/common/decomposition.h"
 
 #include <Eigen/Cholesky>
 
@@ -135,7 +136,11 @@ std::optional<Eigen::VectorXd> SingleSampleRidgeProblem::closedFormOptimum() con
 {
     const double n = static_cast<double>(agentCount());
     const Eigen::MatrixXd H = mU.transpose() * mU + n * mPenalty * Eigen::MatrixXd::Identity(dimension(), dimension());
-    return Eigen::VectorXd(H.ldlt().solve(mU.transpose() * mV));
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(H);
+    requireDecomposed("ridge matrix UᵀU + nρI", "LDLT factorization",
+                      ldlt.info() == Eigen::Success && ldlt.isPositive() ? Eigen::Success
+                                                                         : Eigen::NumericalIssue);
+    return Eigen::VectorXd(ldlt.solve(mU.transpose() * mV));
 }
 
 double SingleSampleRidgeProblem::localSmoothness() const
@@ -182,7 +187,11 @@ SingleSampleRidgeProblem paper003RidgeData(int agents, int dimension, double pen
                          "v_i = u_i^T x~_i + N(0, noise_std^2)";
     facts["noise_std"] = noiseStd;
     facts["truth"] = matrixJson(truth);
-    facts["printed_optimum"] = vectorJson(H.ldlt().solve(printedRhs));
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(H);
+    requireDecomposed("ridge matrix UᵀU + nρI", "LDLT factorization",
+                      ldlt.info() == Eigen::Success && ldlt.isPositive() ? Eigen::Success
+                                                                         : Eigen::NumericalIssue);
+    facts["printed_optimum"] = vectorJson(ldlt.solve(printedRhs));
     return SingleSampleRidgeProblem(std::move(u), std::move(v), penalty, std::move(facts));
 }
 

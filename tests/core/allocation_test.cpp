@@ -2,146 +2,19 @@
 // No heap allocation per iteration in the step loop (docs/architecture.md §2: "step()
 // allocates nothing"): for one preset of every algorithm family, after a warm-up (scratch buffers
 // reach their size, a block of PD-FTGL completes), step() and the online metric's observe() are
-// run with every allocation counted. The global operator new/delete are replaced here, and so
-// are malloc and friends (Eigen allocates with malloc, not operator new), forwarding to glibc's
-// __libc_* functions. This file is its own test executable, so the replacement is local to it.
+// run with every allocation counted (allocationcounter.h; this file is its own test executable,
+// so the replacement of malloc is local to it). tests/core/conformance_test.cpp checks the same
+// for every registered algorithm on a small problem.
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/metrics.h"
 #include "dplab/problem/problem.h"
 
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DPLAB_COUNT_ALLOCATIONS 0
-#else
-#define DPLAB_COUNT_ALLOCATIONS 1
-#endif
-
-namespace {
-std::atomic<bool> gCounting{false};
-std::atomic<long long> gAllocations{0};
-
-// DPLAB_ALLOCATION_TRAP=1 stops at the first counted allocation (run under gdb for its stack).
-const bool gTrap = std::getenv("DPLAB_ALLOCATION_TRAP") != nullptr;
-
-inline void counted()
-{
-    if (gCounting.load(std::memory_order_relaxed)) {
-        gAllocations.fetch_add(1, std::memory_order_relaxed);
-        if (gTrap)
-            __builtin_trap();
-    }
-}
-} // namespace
-
-#if DPLAB_COUNT_ALLOCATIONS
-extern "C" {
-void *__libc_malloc(std::size_t);
-void *__libc_calloc(std::size_t, std::size_t);
-void *__libc_realloc(void *, std::size_t);
-void *__libc_memalign(std::size_t, std::size_t);
-void __libc_free(void *);
-
-void *malloc(std::size_t size)
-{
-    counted();
-    return __libc_malloc(size);
-}
-void *calloc(std::size_t count, std::size_t size)
-{
-    counted();
-    return __libc_calloc(count, size);
-}
-void *realloc(void *p, std::size_t size)
-{
-    counted();
-    return __libc_realloc(p, size);
-}
-void free(void *p)
-{
-    __libc_free(p);
-}
-void *aligned_alloc(std::size_t alignment, std::size_t size)
-{
-    counted();
-    return __libc_memalign(alignment, size);
-}
-void *memalign(std::size_t alignment, std::size_t size)
-{
-    counted();
-    return __libc_memalign(alignment, size);
-}
-int posix_memalign(void **out, std::size_t alignment, std::size_t size)
-{
-    counted();
-    void *p = __libc_memalign(alignment, size);
-    if (!p)
-        return ENOMEM;
-    *out = p;
-    return 0;
-}
-}
-
-void *operator new(std::size_t size)
-{
-    counted();
-    if (void *p = __libc_malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void *operator new[](std::size_t size)
-{
-    return operator new(size);
-}
-void *operator new(std::size_t size, std::align_val_t alignment)
-{
-    counted();
-    if (void *p = __libc_memalign(static_cast<std::size_t>(alignment), size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void *operator new[](std::size_t size, std::align_val_t alignment)
-{
-    return operator new(size, alignment);
-}
-void operator delete(void *p) noexcept
-{
-    __libc_free(p);
-}
-void operator delete[](void *p) noexcept
-{
-    __libc_free(p);
-}
-void operator delete(void *p, std::size_t) noexcept
-{
-    __libc_free(p);
-}
-void operator delete[](void *p, std::size_t) noexcept
-{
-    __libc_free(p);
-}
-void operator delete(void *p, std::align_val_t) noexcept
-{
-    __libc_free(p);
-}
-void operator delete[](void *p, std::align_val_t) noexcept
-{
-    __libc_free(p);
-}
-void operator delete(void *p, std::size_t, std::align_val_t) noexcept
-{
-    __libc_free(p);
-}
-void operator delete[](void *p, std::size_t, std::align_val_t) noexcept
-{
-    __libc_free(p);
-}
-#endif
+// After every other header: it defines malloc and friends, which system headers declare.
+#include "allocationcounter.h"
 
 namespace dplab {
 namespace {

@@ -3,6 +3,7 @@
 
 #include "textconvert.h"
 
+#include "dplab/common/decomposition.h"
 #include "dplab/graph/weights.h"
 
 #include <algorithm>
@@ -37,14 +38,20 @@ MatrixReport buildReport(const Graph &graph, const Json &spec, WeightRole role, 
         report.matrix = std::move(w.value());
     }
     if (graph.nodeCount() <= spectrumLimit) {
-        report.facts = analyseWeights(report.matrix);
-        report.analysed = true;
-        if (report.error.isEmpty() && role == WeightRole::Row) {
-            report.perronName = QStringLiteral("left Perron vector u (uᵀR = uᵀ)");
-            report.perron = leftPerronVector(report.matrix);
-        } else if (report.error.isEmpty() && role == WeightRole::Column) {
-            report.perronName = QStringLiteral("right Perron vector ω (Cω = ω)");
-            report.perron = rightPerronVector(report.matrix);
+        try {
+            report.facts = analyseWeights(report.matrix);
+            report.analysed = true;
+            if (report.error.isEmpty() && role == WeightRole::Row) {
+                report.perronName = QStringLiteral("left Perron vector u (uᵀR = uᵀ)");
+                report.perron = leftPerronVector(report.matrix);
+            } else if (report.error.isEmpty() && role == WeightRole::Column) {
+                report.perronName = QStringLiteral("right Perron vector ω (Cω = ω)");
+                report.perron = rightPerronVector(report.matrix);
+            }
+        } catch (const NumericalError &e) { // a decomposition failed: say so, do not abort
+            report.analysed = false;
+            report.perronName.clear();
+            report.error = QStringLiteral("internal error: ") + toQString(e.what());
         }
     }
     return report;

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,16 @@ class Algorithm;
 enum class WeightNeeds {
     Doubly,    ///< one doubly stochastic W ("graph.weights" = {"scheme": ...})
     RowColumn  ///< R row-stochastic and C column-stochastic ({"row": ..., "column": ...})
+};
+
+/** The claim that, with `privacy` and `params` merged over the defaults (settings that add no
+ *  noise) and the identity compressor, an algorithm converges to the exact optimum x* of a smooth,
+ *  strongly convex static problem — not to a neighbourhood of it, as DGD with a constant step
+ *  does. */
+struct NoiseFreeClaim {
+    Json privacy = Json::object(); ///< e.g. {"s_x": 0, "s_y": 0}; {} when the defaults add no noise
+    Json params = Json::object();  ///< parameter overrides the claim needs ({} = the defaults)
+    std::string citation;          ///< where the claim comes from, e.g. "Nedić et al. 2017, Theorem 3.14"
 };
 
 struct AlgorithmDescriptor : Descriptor {
@@ -51,6 +62,9 @@ struct AlgorithmDescriptor : Descriptor {
     AttackSurface attack;
     /** Rates its paper states, for dashed reference curves (teaching). */
     std::vector<TheoryRate> theory;
+    /** Set when it claims exact convergence without noise (checked by the conformance suite,
+     *  tests/core/conformance_test.cpp, on a small problem per graph kind). */
+    std::optional<NoiseFreeClaim> exactWithoutNoise;
     std::function<std::unique_ptr<Algorithm>()> create;
 };
 
@@ -129,8 +143,14 @@ protected:
 };
 
 /** All registered algorithms, in display order. Adding one = one file + one line in
- *  registry.cpp. */
+ *  registry.cpp (docs/extending.md walks through it). */
 const std::vector<AlgorithmDescriptor> &algorithmRegistry();
 const AlgorithmDescriptor *findAlgorithm(const std::string &id);
+/** Adds an algorithm defined outside core (a file of your own linked into the program) after
+ *  the built-in ones. Call it before the registry is first read — at static initialisation
+ *  (`static const bool registered = registerAlgorithm(describeMine());`) or first thing in
+ *  main. Returns false, registering nothing, once the registry has been read, when the id is
+ *  empty or already taken, or without a factory. */
+bool registerAlgorithm(AlgorithmDescriptor descriptor);
 
 } // namespace dplab
