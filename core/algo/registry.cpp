@@ -60,4 +60,10 @@ bool registerAlgorithm(AlgorithmDescriptor descriptor)
     return true;
 }
 
+bool calibratesEpsilon(const AlgorithmDescriptor &algorithm)
+{
+    return std::any_of(algorithm.privacyParams.begin(), algorithm.privacyParams.end(),
+                       [](const ParamSpec &p) { return p.key == "epsilon"; });
+}
+
 } // namespace dplab

@@ -7,7 +7,6 @@
 #include "dplab/engine/runidentity.h"
 #include "dplab/engine/writers.h"
 #include "dplab/privacy/rng.h"
-#include "dplab/teaching/frontier.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,12 +11,6 @@
 
 namespace dplab {
 
-bool calibratesEpsilon(const AlgorithmDescriptor &algorithm)
-{
-    return std::any_of(algorithm.privacyParams.begin(), algorithm.privacyParams.end(),
-                       [](const ParamSpec &p) { return p.key == "epsilon"; });
-}
-
 std::vector<double> logSpaced(double lo, double hi, int count)
 {
     std::vector<double> out;

@@ -2,7 +2,7 @@
 // Statistics for comparing runs: Student-t quantiles against tabulated values, the confidence
 // interval of a hand-worked sample, the signed-rank test's exact p on constructed cases, and the
 // seeded paired bootstrap.
-#include "dplab/common/statistics.h"
+#include "dplab/engine/statistics.h"
 
 #include <gtest/gtest.h>
 

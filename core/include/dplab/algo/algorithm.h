@@ -153,4 +153,7 @@ const AlgorithmDescriptor *findAlgorithm(const std::string &id);
  *  empty or already taken, or without a factory. */
 bool registerAlgorithm(AlgorithmDescriptor descriptor);
 
+/** Whether the algorithm takes a target ε (privacy parameter "epsilon") and calibrates to it. */
+bool calibratesEpsilon(const AlgorithmDescriptor &algorithm);
+
 } // namespace dplab

@@ -13,14 +13,14 @@
 // already evaluated (e.g. an integer parameter rounded to the same value) is not run again.
 //
 // `compare` adds, for every pair of tuned runs, a paired comparison of their final values at
-// their best values over the common repetitions (dplab/common/statistics.h).
+// their best values over the common repetitions (dplab/engine/statistics.h).
 //
 // Threading: tune() blocks the caller; the observer is called as in Runner::run, the progress
 // callback on the calling thread between rounds. Cancel through RunControl::cancel from any
 // thread: the round in flight stops, tune returns what was evaluated with cancelled = true.
 #pragma once
 
-#include "dplab/common/statistics.h"
+#include "dplab/engine/statistics.h"
 #include "dplab/engine/runner.h"
 
 #include <functional>

@@ -18,9 +18,6 @@
 
 namespace dplab {
 
-/** Whether the algorithm takes a target ε (privacy parameter "epsilon") and calibrates to it. */
-bool calibratesEpsilon(const AlgorithmDescriptor &algorithm);
-
 /** `count` values from lo to hi, evenly spaced in log scale (count ≥ 1; count 1 gives lo). */
 std::vector<double> logSpaced(double lo, double hi, int count);
 /** Parses "0.1,1,10" (a list) or "0.1:100:7" (7 log-spaced values from 0.1 to 100); every value

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "dplab/common/statistics.h"
+#include "dplab/engine/statistics.h"
 
 #include "dplab/privacy/rng.h"
 
