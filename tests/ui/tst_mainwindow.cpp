@@ -431,8 +431,8 @@ void TestMainWindow::redoShortcuts()
     // Each key once on the action (a key twice is an ambiguous shortcut that does nothing).
     QAction *redoAction = nullptr;
     for (QAction *a : window.findChildren<QAction *>())
-        if (a->text().contains(QStringLiteral("Redo")))
-            redoAction = a;
+        if (a->text().contains(QStringLiteral("Redo")) && a->objectName() != QLatin1String("RedoButton"))
+            redoAction = a; // the stack's action (the toolbar's fixed "Redo" button triggers it)
     QVERIFY(redoAction);
     const QList<QKeySequence> keys = redoAction->shortcuts();
     for (int i = 0; i < keys.size(); ++i)

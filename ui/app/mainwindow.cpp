@@ -16,6 +16,7 @@
 #include "liveresults.h"
 #include "nonblockingwarning.h"
 #include "plotpanel.h"
+#include "presentationcontroller.h"
 #include "presetlibrary.h"
 #include "rememberedfolder.h"
 #include "resultsview.h"
@@ -23,6 +24,7 @@
 #include "runcontroller.h"
 #include "runstatuswidget.h"
 #include "teachingdock.h"
+#include "wheelguard.h"
 
 #include <QAction>
 #include <QDir>
@@ -67,6 +69,7 @@ MainWindow::MainWindow(QWidget *parent)
 {
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
+    WheelGuard::install(); // no field of the window changes under the wheel unless it has the focus
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -273,8 +276,21 @@ void MainWindow::createToolBars()
     graph->addAction(mGraphActions->showWeightsAction());
     graph->addAction(mGraphActions->fitAction());
     graph->addSeparator();
-    graph->addAction(mUndoAction);
-    graph->addAction(mRedoAction);
+    // Fixed "Undo" / "Redo" buttons: the stack's actions rename themselves ("Undo Add node"),
+    // which widened the button, reflowed the toolbar and pushed Redo into the overflow. The
+    // buttons trigger them and show their full text as the tooltip.
+    for (QAction *stackAction : {mUndoAction, mRedoAction}) {
+        auto *button = new QAction(stackAction == mUndoAction ? tr("Undo") : tr("Redo"), graph);
+        button->setObjectName(stackAction == mUndoAction ? QStringLiteral("UndoButton") : QStringLiteral("RedoButton"));
+        auto sync = [button, stackAction] {
+            button->setEnabled(stackAction->isEnabled());
+            button->setToolTip(stackAction->text().remove(QLatin1Char('&')));
+        };
+        sync();
+        connect(stackAction, &QAction::changed, button, sync);
+        connect(button, &QAction::triggered, stackAction, &QAction::trigger);
+        graph->addAction(button);
+    }
 }
 
 void MainWindow::createDocks()
@@ -333,6 +349,7 @@ void MainWindow::resetLayout()
         dock->show();
     }
     mInspectorDock->raise();
+    mPlotDock->raise(); // Results before Teaching: the graph editor keeps the centre
     // Sizes fitted to the window: the panel and the inspector a share of the width (never less
     // than their content needs), the results a share of the height.
     const int width = std::max(this->width(), 800);
@@ -380,7 +397,10 @@ void MainWindow::setPresentationScale(double factor, bool persist)
         a->setChecked(std::abs(a->data().toDouble() - PresentationScale::factor()) < 1e-6);
     // Larger text needs wider docks: lay them out again once the new fonts have been applied.
     QTimer::singleShot(0, this, [this] {
-        if (isVisible())
+        // Not while presenting: that would bring the hidden editing docks back; leaving
+        // presentation mode restores the layout it found.
+        const auto *teaching = findChild<TeachingDock *>();
+        if (isVisible() && !(teaching && teaching->presentation()->isActive()))
             resetLayout();
     });
 }

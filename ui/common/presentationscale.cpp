@@ -59,6 +59,16 @@ void applyTo(QCustomPlot *plot)
             }
         }
     if (plot->legend) {
+        // No empty legend box (a frame over the eavesdropper and frontier plots before they had
+        // curves): hidden while it has no entry, shown again with its first.
+        constexpr const char *kHiddenEmpty = "dplabLegendHiddenEmpty";
+        if (plot->legend->visible() && plot->legend->itemCount() == 0) {
+            plot->legend->setVisible(false);
+            plot->setProperty(kHiddenEmpty, true);
+        } else if (plot->legend->itemCount() > 0 && plot->property(kHiddenEmpty).toBool()) {
+            plot->legend->setVisible(true);
+            plot->setProperty(kHiddenEmpty, false);
+        }
         QFont legend = plot->legend->font();
         setFontSize(legend, base * kLegendRelative);
         if (legend != plot->legend->font())

@@ -22,7 +22,31 @@ QWidget *guardedField(QObject *object)
     return nullptr;
 }
 
+// The scroll area whose contents hold `field` (not the field's own line edit or list).
+QAbstractScrollArea *scrollAreaOf(QWidget *field)
+{
+    for (QWidget *w = field->parentWidget(); w; w = w->parentWidget())
+        if (auto *area = qobject_cast<QAbstractScrollArea *>(w))
+            return area;
+    return nullptr;
+}
+
 } // namespace
+
+void WheelGuard::install()
+{
+    static QPointer<WheelGuard> guard;
+    if (guard)
+        return;
+    guard = new WheelGuard(qApp);
+    guard->mEverywhere = true;
+}
+
+WheelGuard::WheelGuard(QObject *parent)
+    : QObject(parent)
+{
+    qApp->installEventFilter(this);
+}
 
 WheelGuard::WheelGuard(QAbstractScrollArea *area)
     : QObject(area)
@@ -35,15 +59,21 @@ WheelGuard::WheelGuard(QAbstractScrollArea *area)
 
 bool WheelGuard::eventFilter(QObject *watched, QEvent *event)
 {
-    if (event->type() != QEvent::Wheel || !mArea)
+    if (event->type() != QEvent::Wheel || (!mArea && !mEverywhere))
         return false;
     QWidget *field = guardedField(watched);
-    if (!field || field->hasFocus() || !mArea->isAncestorOf(field))
+    if (!field || field->hasFocus())
+        return false;
+    QAbstractScrollArea *area = mArea;
+    if (mEverywhere)
+        area = scrollAreaOf(field);
+    else if (!mArea->isAncestorOf(field))
         return false;
     if (field->focusPolicy() == Qt::WheelFocus)
         field->setFocusPolicy(Qt::StrongFocus);
-    // Scroll the form instead.
-    QApplication::sendEvent(mArea->verticalScrollBar(), event);
+    // Scroll what holds the field instead (nothing, outside a scroll area).
+    if (area && area->verticalScrollBar())
+        QApplication::sendEvent(area->verticalScrollBar(), event);
     return true;
 }
 

@@ -103,8 +103,10 @@ void RunStatusWidget::refresh()
         mSpeed = elapsed > mSpeedTime ? (done - mSpeedDone) * 1000.0 / double(elapsed - mSpeedTime) : 0.0;
         mSpeedDone = done;
         mSpeedTime = elapsed;
-    } else if (!mController->isActive() && elapsed > 0) {
-        mSpeed = done * 1000.0 / double(elapsed);
+    } else if (!mController->isActive()) {
+        // elapsed is 0 once the last run is forgotten (reset, another experiment opened): no
+        // rate then, not the previous run's.
+        mSpeed = elapsed > 0 ? done * 1000.0 / double(elapsed) : 0.0;
     }
     mIteration->setText(tr("iteration %1").arg(mResults->latestIteration()));
     mSpeedLabel->setText(

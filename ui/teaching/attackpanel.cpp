@@ -81,7 +81,7 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
     leftLayout->setContentsMargins(0, 0, 0, 0);
     mPlot = new QCustomPlot(left);
     PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
-    mPlot->setMinimumHeight(220);
+    mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->yAxis->setLabel(tr("attack_error (relative)"));
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -123,6 +123,13 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
 void AttackPanel::setSession(const TeachingSession *session)
 {
     mSession = session;
+    mShowDemo = false;
+    refresh();
+}
+
+void AttackPanel::reset()
+{
+    mDemo->clear();
     mShowDemo = false;
     refresh();
 }

@@ -33,6 +33,8 @@ public:
 
     /** The playback recording (its runs are plotted when they have attack_error). */
     void setSession(const TeachingSession *session);
+    /** Drops the noise on / off comparison (another experiment was opened). */
+    void reset();
     void setIndex(int index);
     /** Runs the noise on / off comparison for `agent` on the recorded experiment. */
     void runComparison(int agent);

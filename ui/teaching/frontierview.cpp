@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "frontierview.h"
 
+#include "errorwords.h"
+#include "metricnames.h"
 #include "presentationscale.h"
 #include "textconvert.h"
 
@@ -79,20 +81,62 @@ FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
     layout->addWidget(mStatus);
     mPlot = new QCustomPlot(this);
     PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
-    mPlot->setMinimumHeight(240);
+    mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
     mPlot->xAxis->setLabel(tr("target ε (log scale)"));
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
     mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     mPlot->legend->setVisible(true);
     layout->addWidget(mPlot, 1);
     connect(mSweep, &QPushButton::clicked, this, [this] {
-        if (mRunning)
+        if (mRunning) {
             stop();
-        else
-            start();
+            return;
+        }
+        if (mSource) {
+            QString error;
+            auto experiment = mSource(&error);
+            if (!experiment) {
+                mStatus->setText(tr("Cannot sweep: %1").arg(errorInWords(error)));
+                return;
+            }
+            setExperiment(std::move(experiment));
+        }
+        start();
     });
     connect(mMetric, &QComboBox::currentIndexChanged, this, &FrontierView::replotFrontier);
+    reset();
+}
+
+void FrontierView::reset()
+{
+    stop();
+    if (mThread.joinable())
+        mThread.join();
+    ++mGeneration;
+    mExperiment.reset();
+    mResult.reset();
+    if (mRunning) {
+        mRunning = false;
+        emit runningChanged(false);
+    }
+    mSweep->setText(tr("ε sweep"));
+    mMetric->blockSignals(true);
+    mMetric->clear();
+    mMetric->blockSignals(false);
+    mPlot->clearPlottables();
+    mPlot->clearItems();
+    mPlot->yAxis->setScaleType(QCPAxis::stLinear);
+    mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    mPlot->yAxis->setLabel(QString());
+    mPlot->xAxis->setRange(0.1, 100);
+    mPlot->yAxis->setRange(0, 1);
+    mPlot->replot();
     mStatus->setText(tr("Press “ε sweep” to trace accuracy against privacy."));
+}
+
+QString FrontierView::statusText() const
+{
+    return mStatus->text();
 }
 
 FrontierView::~FrontierView()
@@ -126,12 +170,12 @@ void FrontierView::setRange(double from, double to, int count, int repetitions)
 
 QString FrontierView::metric() const
 {
-    return mMetric->currentText();
+    return mMetric->currentData().toString();
 }
 
 void FrontierView::setMetric(const QString &metric)
 {
-    const int i = mMetric->findText(metric);
+    const int i = mMetric->findData(metric);
     if (i >= 0)
         mMetric->setCurrentIndex(i);
 }
@@ -176,9 +220,16 @@ void FrontierView::start()
     // The widgets are read here, on the GUI thread; the worker gets plain values.
     const Request r = request();
     auto promise = std::make_shared<Result<FrontierResult>>(Error::internal("", "not run"));
-    mThread = std::thread([this, r, control, promise] {
+    const int generation = mGeneration;
+    mThread = std::thread([this, r, control, promise, generation] {
         *promise = compute(r, control.get());
-        QMetaObject::invokeMethod(this, [this, promise] { accept(std::move(*promise)); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, promise, generation] {
+                if (generation == mGeneration) // else reset() joined this sweep and moved on
+                    accept(std::move(*promise));
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -208,7 +259,7 @@ void FrontierView::accept(Result<FrontierResult> result)
     mSweep->setText(tr("ε sweep"));
     emit runningChanged(false);
     if (!result) {
-        mStatus->setText(tr("The ε sweep could not run: %1").arg(toQString(result.error().toString())));
+        mStatus->setText(tr("The ε sweep could not run: %1").arg(errorInWords(toQString(result.error().toString()))));
         emit finished();
         return;
     }
@@ -219,16 +270,16 @@ void FrontierView::accept(Result<FrontierResult> result)
     mStatus->setText((mResult->cancelled ? tr("Stopped early. ") : QString())
                      + tr("%1 point(s). Error bars: ± one standard deviation over repetitions.").arg(mResult->rows.size())
                      + (skipped.isEmpty() ? QString() : QStringLiteral("\n") + skipped.join(QStringLiteral("\n"))));
-    const QString keep = mMetric->currentText();
+    const QString keep = metric();
     mMetric->blockSignals(true);
     mMetric->clear();
     for (const auto &m : mResult->metrics)
-        mMetric->addItem(toQString(m));
-    int index = mMetric->findText(keep);
+        mMetric->addItem(metricTitle(toQString(m)), toQString(m)); // in words; the name is the data
+    int index = mMetric->findData(keep);
     if (index < 0)
-        index = mMetric->findText(QStringLiteral("distance_to_optimum"));
+        index = mMetric->findData(QStringLiteral("distance_to_optimum"));
     if (index < 0)
-        index = mMetric->findText(QStringLiteral("optimality_gap"));
+        index = mMetric->findData(QStringLiteral("optimality_gap"));
     mMetric->setCurrentIndex(std::max(0, index));
     mMetric->blockSignals(false);
     replotFrontier();
@@ -242,7 +293,7 @@ void FrontierView::replotFrontier()
         mPlot->replot();
         return;
     }
-    const auto it = std::find(mResult->metrics.begin(), mResult->metrics.end(), toStdString(mMetric->currentText()));
+    const auto it = std::find(mResult->metrics.begin(), mResult->metrics.end(), toStdString(metric()));
     if (it == mResult->metrics.end()) {
         mPlot->replot();
         return;
@@ -285,7 +336,7 @@ void FrontierView::replotFrontier()
         mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     else
         mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    mPlot->yAxis->setLabel(tr("final %1 (mean ± std)").arg(mMetric->currentText()));
+    mPlot->yAxis->setLabel(tr("final %1 (mean ± std)").arg(metricTitle(metric()).toLower()));
     mPlot->rescaleAxes();
     const double pad = logY ? 1.0 : 0.05 * std::max(1e-12, hi - lo);
     if (logY)

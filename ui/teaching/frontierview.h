@@ -16,6 +16,7 @@
 #include <QWidget>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -39,6 +40,15 @@ public:
 
     /** The experiment the sweep runs (the document as validated). */
     void setExperiment(std::shared_ptr<const Experiment> experiment);
+    /** Where the sweep button gets the experiment (the document, validated) when pressed, so
+     *  it always sweeps the experiment on screen; a null result with `error` set shows it. */
+    using Source = std::function<std::shared_ptr<const Experiment>(QString *error)>;
+    void setSource(Source source) { mSource = std::move(source); }
+    /** Forgets the experiment and any result, cancelling a sweep in progress (another
+     *  experiment was opened): an empty plot with default axes and the opening hint. */
+    void reset();
+    /** The status line under the controls. */
+    QString statusText() const;
     /** Sets the range: `count` log-spaced ε from `from` to `to`; repetitions (0 = the file's). */
     void setRange(double from, double to, int count, int repetitions);
     /** Starts the sweep (no-op while one runs). */
@@ -68,6 +78,8 @@ private:
     void stop();
 
     std::shared_ptr<const Experiment> mExperiment;
+    Source mSource;
+    int mGeneration = 0; ///< a sweep's result is accepted only while this is unchanged
     std::optional<FrontierResult> mResult;
     bool mRunning = false;
     std::thread mThread;

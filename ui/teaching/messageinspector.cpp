@@ -40,7 +40,7 @@ MessageInspector::MessageInspector(QWidget *parent) : QWidget(parent)
     mTable->horizontalHeader()->setStretchLastSection(true);
     mTable->verticalHeader()->hide();
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mTable->setMinimumHeight(90);
+    mTable->setMinimumHeight(44);
     layout->addWidget(mTable);
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Plot channel"), this));
@@ -53,7 +53,7 @@ MessageInspector::MessageInspector(QWidget *parent) : QWidget(parent)
     layout->addLayout(row);
     mPlot = new QCustomPlot(this);
     PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
-    mPlot->setMinimumHeight(170);
+    mPlot->setMinimumHeight(120);
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->legend->setVisible(true);
     layout->addWidget(mPlot, 1);

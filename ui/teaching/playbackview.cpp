@@ -48,7 +48,7 @@ QColor PlaybackView::ramp(double t)
 
 PlaybackView::PlaybackView(QWidget *parent) : QWidget(parent)
 {
-    setMinimumSize(260, 220);
+    setMinimumSize(220, 160);
     setMouseTracking(false);
     mAnimation.setStartValue(0.0);
     mAnimation.setEndValue(1.0);

@@ -62,9 +62,10 @@ void PresentationController::setDocument(ExperimentDocument *document)
     };
     connect(mDocument, &ExperimentDocument::changed, this, queue);
     connect(mDocument, &ExperimentDocument::loaded, this, [this, queue] {
-        const Presentation p = presentation();
-        if (p.start != mActive)
-            setActive(p.start);
+        // "start" switches presentation mode on; a file without it leaves the mode as it is, so a
+        // lecturer can switch experiments while presenting.
+        if (presentation().start && !mActive)
+            setActive(true);
         queue();
     });
     apply();

@@ -10,7 +10,7 @@ namespace dplab {
 
 StateSpaceView::StateSpaceView(QWidget *parent) : QCustomPlot(parent)
 {
-    setMinimumSize(180, 180);
+    setMinimumSize(160, 120);
     PresentationScale::follow(this); // fonts, ticks and lines at the presentation size
     xAxis->setLabel(QStringLiteral("x₁"));
     yAxis->setLabel(QStringLiteral("x₂"));
@@ -45,6 +45,9 @@ void StateSpaceView::rebuild()
     mAgents = nullptr;
     mOptimum = nullptr;
     mNote->setVisible(!applies());
+    // Before a recording the dimension is unknown: say what to do, not that it cannot work.
+    mNote->setText(mSession && mSession->hasResult() ? tr("The state-space view needs 2-D decisions.")
+                                                     : tr("Record to see the agents move in the plane (2-D problems)."));
     if (!applies()) {
         replot();
         return;

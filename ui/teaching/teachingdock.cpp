@@ -12,12 +12,16 @@
 #include "playbackview.h"
 #include "teachingpanel.h"
 #include "theoryview.h"
+#include "presentationscale.h"
 #include "textconvert.h"
 
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QLabel>
 #include <QMainWindow>
+#include <QStatusBar>
+#include <QToolBar>
 #include <QMenu>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -33,13 +37,17 @@ TeachingDock *TeachingDock::install(QMainWindow *window, const Hooks &hooks, QDo
     window->addDockWidget(Qt::BottomDockWidgetArea, dock);
     if (tabWith)
         window->tabifyDockWidget(tabWith, dock);
-    if (tabWith)
+    if (tabWith) {
         tabWith->raise();
+        dock->mResults = tabWith;
+        connect(tabWith, &QDockWidget::visibilityChanged, dock,
+                [dock] { QTimer::singleShot(0, dock, &TeachingDock::updateCentre); });
+    }
     return dock;
 }
 
 TeachingDock::TeachingDock(QMainWindow *window, const Hooks &hooks)
-    : QDockWidget(tr("Teaching"), window), mHooks(hooks), mPanel(new TeachingPanel(this)),
+    : QDockWidget(tr("Teaching"), window), mWindow(window), mHooks(hooks), mPanel(new TeachingPanel(this)),
       mPresentation(new PresentationController(this))
 {
     setObjectName(QStringLiteral("TeachingDock"));
@@ -72,19 +80,44 @@ TeachingDock::TeachingDock(QMainWindow *window, const Hooks &hooks)
         connect(hooks.experimentPanel, &ExperimentPanel::currentRunChanged, mPresentation,
                 [this] { QTimer::singleShot(0, mPresentation, &PresentationController::apply); });
 
+    // One experiment's state at a time: whatever replaces the document (open, New, a preset,
+    // Open Results) clears the recording, the views built on it and the plots' cursor.
+    if (document)
+        connect(document, &ExperimentDocument::loaded, mPanel, &TeachingPanel::reset);
+
+    // F5 is Run (as in debuggers); presentation mode takes the full-screen key, and Esc leaves
+    // it as in presentation software (docs/teaching.md).
     mPresentationAction = new QAction(tr("&Presentation Mode"), this);
     mPresentationAction->setCheckable(true);
-    mPresentationAction->setShortcut(QKeySequence(Qt::Key_F5));
-    mPresentationAction->setToolTip(tr("Hide the panels and parameters this experiment's presentation settings name, "
-                                       "lock the fixed parameters and show the lesson notes."));
+    mPresentationAction->setShortcut(QKeySequence(Qt::Key_F11));
+    mPresentationAction->setToolTip(tr("Present: larger text and plots, no editing chrome, the network in the centre; "
+                                       "hides the panels and parameters this experiment's presentation settings name, "
+                                       "locks the fixed parameters and shows the lesson notes. Esc leaves (F11)."));
     connect(mPresentationAction, &QAction::toggled, mPresentation, &PresentationController::setActive);
+    mLeaveAction = new QAction(tr("Leave Presentation Mode"), this);
+    mLeaveAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    mLeaveAction->setEnabled(false);
+    connect(mLeaveAction, &QAction::triggered, mPresentation, [this] { mPresentation->setActive(false); });
+    window->addAction(mLeaveAction); // a window shortcut, though in no menu
+    mIndicator = new QLabel(tr("● PRESENTING — Esc to leave"), window->statusBar());
+    mIndicator->setObjectName(QStringLiteral("PresentationIndicator"));
+    mIndicator->setStyleSheet(QStringLiteral("QLabel { background: #c62828; color: white; font-weight: bold; "
+                                             "padding: 1px 8px; border-radius: 3px; }"));
+    mIndicator->setToolTip(tr("Presentation mode is on: Esc or View ▸ Presentation Mode (F11) leaves it."));
+    window->statusBar()->insertPermanentWidget(0, mIndicator);
+    mIndicator->hide();
     connect(mPresentation, &PresentationController::activeChanged, this, [this](bool active) {
         mPresentationAction->setChecked(active);
-        if (active) {
-            show();
-            raise();
-        }
+        mLeaveAction->setEnabled(active);
+        if (active)
+            enterPresentation();
+        else
+            leavePresentation();
     });
+    // After the tab switch or the undocking has settled (the signals come mid-way).
+    auto queueCentre = [this] { QTimer::singleShot(0, this, &TeachingDock::updateCentre); };
+    connect(this, &QDockWidget::visibilityChanged, this, queueCentre);
+    connect(this, &QDockWidget::topLevelChanged, this, queueCentre);
     mSettingsAction = new QAction(tr("Presentation &Settings…"), this);
     connect(mSettingsAction, &QAction::triggered, this, [this, window] { mPresentation->editSettings(window); });
     mSweepAction = new QAction(tr("ε &Sweep"), this);
@@ -133,10 +166,90 @@ void TeachingDock::showTab(const QString &tab)
         } else if (tab == QLatin1String("notes")) {
             tabs->setCurrentWidget(mPanel->panel(QStringLiteral("notes")));
         } else {
-            tabs->setCurrentWidget(mPanel->panel(QStringLiteral("playback")));
+            // The network is always in view; beside it, the state space.
+            tabs->setCurrentWidget(mPanel->panel(QStringLiteral("state_space")));
         }
     });
     mPanel->record();
+}
+
+void TeachingDock::updateCentre()
+{
+    QWidget *centre = mWindow->centralWidget();
+    if (!centre)
+        return;
+    // isVisible() is false while the dock is a hidden tab (the Results tab raised).
+    // In use: shown docked, and not beside a visible Results dock (the editing layout).
+    // (A hidden tab can still report isVisible(); its visible region is empty.)
+    auto shown = [](QWidget *w) { return w && w->isVisible() && !w->visibleRegion().isEmpty(); };
+    const bool teaching = shown(this) && !isFloating() && !shown(mResults);
+    if (centre->isHidden() == teaching)
+        return;
+    // The presentation settings may hide the graph panel too: leave that to them.
+    if (!teaching && mPresentation->isActive() && mPresentation->presentation().isPanelHidden("graph"))
+        return;
+    centre->setVisible(!teaching);
+}
+
+void TeachingDock::enterPresentation()
+{
+    if (mSaved)
+        return;
+    Saved saved;
+    saved.geometry = mWindow->geometry();
+    saved.windowState = mWindow->windowState();
+    saved.state = mWindow->saveState();
+    saved.scale = PresentationScale::factor();
+    // Editing chrome: the toolbars and every other dock, the results' tab included (its four
+    // plots cannot keep a readable size at 200 % on 1280×720, and with its tab gone the
+    // teaching view has the window to itself; View ▸ Results brings it back).
+    for (QToolBar *bar : mWindow->findChildren<QToolBar *>(Qt::FindDirectChildrenOnly))
+        if (bar->isVisible())
+            saved.hidden << bar;
+    for (QDockWidget *dock : mWindow->findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
+        if (dock != this && !dock->isHidden() && dock->widget())
+            saved.hidden << dock;
+    mSaved = saved;
+    for (QWidget *w : saved.hidden)
+        w->hide();
+    PresentationScale::instance()->setFactor(std::max(saved.scale, kPresentationScale), false);
+    // The dock's tab says what it is: its title bar's height goes to the network.
+    setTitleBarWidget(new QWidget(this));
+    mIndicator->show();
+    show();
+    raise();
+    updateCentre();
+}
+
+void TeachingDock::leavePresentation()
+{
+    if (!mSaved)
+        return;
+    const Saved saved = *mSaved;
+    mSaved.reset();
+    mIndicator->hide();
+    if (QWidget *empty = titleBarWidget()) {
+        setTitleBarWidget(nullptr);
+        empty->deleteLater();
+    }
+    PresentationScale::instance()->setFactor(saved.scale, false);
+    for (QWidget *w : saved.hidden)
+        w->show();
+    // Exactly as before: the docks' places and sizes, then the window's geometry.
+    mWindow->restoreState(saved.state);
+    // (Not restoreGeometry: it moves a window larger than the screen's available area, so a
+    // window that was exactly 1280×720 would not come back exactly.)
+    mWindow->setWindowState(saved.windowState);
+    if (!(saved.windowState & (Qt::WindowMaximized | Qt::WindowFullScreen))) {
+        mWindow->setGeometry(saved.geometry);
+        // Once more when the smaller fonts have reached every widget: until then the window's
+        // minimum size is still the presentation one and may hold it taller.
+        QTimer::singleShot(0, mWindow, [window = mWindow, geometry = saved.geometry] {
+            if (window->geometry() != geometry && !(window->windowState() & (Qt::WindowMaximized | Qt::WindowFullScreen)))
+                window->setGeometry(geometry);
+        });
+    }
+    updateCentre();
 }
 
 void TeachingDock::setPlotCursor(qint64 k)

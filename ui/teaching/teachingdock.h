@@ -10,9 +10,13 @@
 #pragma once
 
 #include <QDockWidget>
+#include <QRect>
 #include <QVector>
 
+#include <optional>
+
 class QAction;
+class QLabel;
 class QMainWindow;
 class QMenu;
 class QCPItemStraightLine;
@@ -47,6 +51,13 @@ public:
     TeachingPanel *panel() const { return mPanel; }
     PresentationController *presentation() const { return mPresentation; }
     QAction *presentationAction() const { return mPresentationAction; }
+    /** Esc: leaves presentation mode (enabled only in it). */
+    QAction *leavePresentationAction() const { return mLeaveAction; }
+    /** The status bar's presentation-mode indicator. */
+    QLabel *presentationIndicator() const { return mIndicator; }
+    /** Presentation mode shows the lab at least this large (View ▸ Presentation Size, when
+     *  larger, is kept). */
+    static constexpr double kPresentationScale = 1.5;
     QAction *sweepAction() const { return mSweepAction; }
     /** Raises the dock, records the experiment and, once recorded, shows tab `tab` ("network",
      *  "message", "eavesdropper", "frontier", "theory", "notes") at a mid iteration — what
@@ -57,8 +68,25 @@ public:
 
 private:
     TeachingDock(QMainWindow *window, const Hooks &hooks);
+    void enterPresentation();
+    void leavePresentation();
+    /** The teaching layout: while the dock is shown docked, the graph editor in the centre gives
+     *  its room to the dock's network view (one large network, not two copies). */
+    void updateCentre();
 
+    QMainWindow *mWindow;
+    QDockWidget *mResults = nullptr; ///< the dock the teaching dock is tabbed with
     Hooks mHooks;
+    QAction *mLeaveAction;
+    QLabel *mIndicator;
+    struct Saved {
+        QRect geometry;
+        Qt::WindowStates windowState;
+        QByteArray state;
+        double scale = 1.0;
+        QVector<QWidget *> hidden; ///< editing chrome hidden by presentation mode
+    };
+    std::optional<Saved> mSaved;
     TeachingPanel *mPanel;
     PresentationController *mPresentation;
     QAction *mPresentationAction;

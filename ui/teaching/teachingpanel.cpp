@@ -3,6 +3,7 @@
 #include "wrappingbar.h"
 
 #include "attackpanel.h"
+#include "errorwords.h"
 #include "frontierview.h"
 #include "messageinspector.h"
 #include "playbackcontroller.h"
@@ -10,10 +11,14 @@
 #include "statespaceview.h"
 #include "theoryview.h"
 
+#include "mathtext.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
+#include <QTextDocument>
 #include <QSlider>
 #include <QSplitter>
 #include <QStyle>
@@ -23,6 +28,52 @@
 #include <QVBoxLayout>
 
 namespace dplab {
+
+namespace {
+
+// Lesson notes are Markdown whose formulas sit in indented code blocks with a little LaTeX
+// (`∇f_{t+1}`, `Σ_{k<t}`). Qt shows code blocks verbatim in a fixed 13 px font: here each formula
+// line becomes an indented paragraph rendered by mathToHtml, in the text's own font, so it
+// follows the presentation size like the rest.
+QString notesToHtml(const QString &markdown)
+{
+    QStringList lines = markdown.split(QLatin1Char('\n'));
+    QStringList formulas;
+    static const QRegularExpression codeLine(QStringLiteral("^(    |\t)(\\S.*)$"));
+    bool previousBlank = true, inCode = false;
+    for (QString &line : lines) {
+        const auto match = codeLine.match(line);
+        if (match.hasMatch() && (previousBlank || inCode)) {
+            line = QStringLiteral("    DPLABMATH%1X").arg(formulas.size());
+            formulas << match.captured(2);
+            inCode = true;
+        } else {
+            inCode = false;
+        }
+        previousBlank = line.trimmed().isEmpty();
+    }
+    QTextDocument document;
+    document.setMarkdown(lines.join(QLatin1Char('\n')));
+    QString html = document.toHtml();
+    // The body's font is the one of this moment: drop it so the browser's font applies.
+    static const QRegularExpression body(QStringLiteral("<body style=\"[^\"]*\">"));
+    html.replace(body, QStringLiteral("<body>"));
+    // Each formula line is a paragraph (or a <pre>) holding only its token in a monospace span.
+    static const QRegularExpression line(QStringLiteral("<(p|pre)[^>]*>(?:<span[^>]*>)?DPLABMATH(\\d+)X(?:</span>)?</(?:p|pre)>"));
+    QString out;
+    qsizetype at = 0;
+    for (auto it = line.globalMatch(html); it.hasNext();) {
+        const auto m = it.next();
+        out += html.mid(at, m.capturedStart() - at);
+        at = m.capturedEnd();
+        const int index = m.captured(2).toInt();
+        out += QStringLiteral("<p style=\"margin-left:2em;\">%1</p>").arg(index < formulas.size() ? mathToHtml(formulas[index]) : QString());
+    }
+    out += html.mid(at);
+    return out;
+}
+
+} // namespace
 
 QVector<double> TeachingPanel::speeds()
 {
@@ -83,18 +134,17 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mStatus->setWordWrap(true);
     layout->addWidget(mStatus);
 
-    mTabs = new QTabWidget(this);
-    mPlaybackPage = new QWidget(mTabs);
-    auto *pageLayout = new QHBoxLayout(mPlaybackPage);
+    // The network is not a tab: it stays on screen whichever tab is selected (the Message
+    // tab's plot beside the links it explains), and takes the most room.
+    mSplit = new QSplitter(Qt::Horizontal, this);
+    mSplit->setChildrenCollapsible(false);
+    mPlaybackPage = new QWidget(mSplit);
+    auto *pageLayout = new QVBoxLayout(mPlaybackPage);
     pageLayout->setContentsMargins(0, 0, 0, 0);
-    auto *split = new QSplitter(Qt::Horizontal, mPlaybackPage);
-    mView = new PlaybackView(split);
-    mStateSpace = new StateSpaceView(split);
-    split->addWidget(mView);
-    split->addWidget(mStateSpace);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    pageLayout->addWidget(split);
+    mView = new PlaybackView(mPlaybackPage);
+    pageLayout->addWidget(mView);
+    mTabs = new QTabWidget(mSplit);
+    mStateSpace = new StateSpaceView(mTabs);
     mInspector = new MessageInspector(mTabs);
     mAttack = new AttackPanel(mTabs);
     mFrontier = new FrontierView(mTabs);
@@ -107,18 +157,22 @@ TeachingPanel::TeachingPanel(QWidget *parent)
         mPanelTitles.insert(id, title);
         mTabs->addTab(page, title);
     };
-    add(QStringLiteral("playback"), mPlaybackPage, tr("Network"));
+    mPanels.insert(QStringLiteral("playback"), mPlaybackPage);
+    add(QStringLiteral("state_space"), mStateSpace, tr("State space"));
     add(QStringLiteral("messages"), mInspector, tr("Message"));
     add(QStringLiteral("attack"), mAttack, tr("Eavesdropper"));
     add(QStringLiteral("frontier"), mFrontier, tr("ε frontier"));
     add(QStringLiteral("theory"), mTheory, tr("Theory"));
     add(QStringLiteral("notes"), mNotes, tr("Lesson notes"));
-    mPanels.insert(QStringLiteral("state_space"), mStateSpace);
-    layout->addWidget(mTabs, 1);
+    mSplit->addWidget(mPlaybackPage);
+    mSplit->addWidget(mTabs);
+    mSplit->setStretchFactor(0, 1);
+    mSplit->setStretchFactor(1, 1);
+    layout->addWidget(mSplit, 1);
 
     connect(mRecord, &QPushButton::clicked, this, &TeachingPanel::record);
     connect(mSession, &TeachingSession::ready, this, &TeachingPanel::onReady);
-    connect(mSession, &TeachingSession::failed, this, [this](const QString &m) { mStatus->setText(tr("Recording failed: %1").arg(m)); });
+    connect(mSession, &TeachingSession::failed, this, [this](const QString &m) { mStatus->setText(tr("Recording failed: %1").arg(errorInWords(m))); });
     connect(mSession, &TeachingSession::busyChanged, this, [this](bool busy) {
         mRecord->setEnabled(!busy);
         if (busy)
@@ -142,8 +196,8 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     connect(mView, &PlaybackView::edgeClicked, this, [this](int from, int to) {
         mController->pause();
         mInspector->setEdge(from, to);
-        if (mPanels.value(QStringLiteral("messages")) && mTabs->indexOf(mInspector) >= 0 && mTabs->currentWidget() != mPlaybackPage)
-            mTabs->setCurrentWidget(mInspector);
+        if (mTabs->indexOf(mInspector) >= 0)
+            mTabs->setCurrentWidget(mInspector); // the network stays in view beside it
         mStatus->setText(tr("Link %1 → %2 selected: see the Message tab.").arg(from).arg(to));
     });
     setNotes(QString());
@@ -153,6 +207,39 @@ TeachingPanel::TeachingPanel(QWidget *parent)
 void TeachingPanel::setExperimentSource(ExperimentSource source)
 {
     mSource = std::move(source);
+    // The frontier's own sweep button sweeps the experiment on screen, like Run ▸ ε Sweep.
+    mFrontier->setSource(mSource);
+}
+
+QString TeachingPanel::statusText() const
+{
+    return mStatus->text();
+}
+
+void TeachingPanel::reset()
+{
+    mController->pause();
+    mSession->clear();
+    mRun->blockSignals(true);
+    mRun->clear();
+    mRun->blockSignals(false);
+    mController->setCount(0);
+    mController->setIndex(0);
+    mScrubber->blockSignals(true);
+    mScrubber->setRange(0, 0);
+    mScrubber->setValue(0);
+    mScrubber->blockSignals(false);
+    mView->setSelectedEdge(-1, -1);
+    mView->setSession(mSession);
+    mStateSpace->setSession(mSession);
+    mInspector->setSession(mSession);
+    mAttack->setSession(mSession);
+    mAttack->reset();
+    mTheory->setSession(mSession);
+    mFrontier->reset();
+    mIteration->clear();
+    mStatus->setText(tr("Press Record to play the experiment back iteration by iteration."));
+    emit iterationChanged(-1);
 }
 
 QWidget *TeachingPanel::panel(const QString &id) const
@@ -165,14 +252,14 @@ void TeachingPanel::setPanelVisible(const QString &id, bool visible)
     QWidget *page = panel(id);
     if (!page)
         return;
-    if (id == QLatin1String("state_space")) {
+    if (id == QLatin1String("playback")) {
         page->setVisible(visible);
         return;
     }
     const int index = mTabs->indexOf(page);
     if (visible && index < 0) {
         // Re-insert in the original order.
-        const QStringList order = {QStringLiteral("playback"), QStringLiteral("messages"), QStringLiteral("attack"),
+        const QStringList order = {QStringLiteral("state_space"), QStringLiteral("messages"), QStringLiteral("attack"),
                                    QStringLiteral("frontier"), QStringLiteral("theory"),   QStringLiteral("notes")};
         int at = 0;
         for (const QString &other : order) {
@@ -190,10 +277,20 @@ void TeachingPanel::setPanelVisible(const QString &id, bool visible)
 void TeachingPanel::setNotes(const QString &markdown)
 {
     mNotesText = markdown;
-    mNotes->setMarkdown(markdown.isEmpty()
-                            ? tr("*No lesson notes in this experiment.* Add them in presentation mode "
-                                 "(View ▸ Presentation settings); they are saved in the experiment file.")
-                            : markdown);
+    mNotes->setHtml(notesToHtml(markdown.isEmpty()
+                                    ? tr("*No lesson notes in this experiment.* Add them in presentation mode "
+                                         "(View ▸ Presentation settings); they are saved in the experiment file.")
+                                    : markdown));
+}
+
+void TeachingPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Beside each other when the panel is wide (the centre of the window), one above the other
+    // when it is tall or narrow (a side dock).
+    const Qt::Orientation wanted = width() >= 1.2 * height() && width() >= 760 ? Qt::Horizontal : Qt::Vertical;
+    if (mSplit->orientation() != wanted)
+        mSplit->setOrientation(wanted);
 }
 
 bool TeachingPanel::barWrapped() const
@@ -217,7 +314,7 @@ void TeachingPanel::record()
     QString error;
     std::shared_ptr<const Experiment> experiment = mSource(&error);
     if (!experiment) {
-        mStatus->setText(tr("Cannot record: %1").arg(error));
+        mStatus->setText(tr("Cannot record: %1").arg(errorInWords(error)));
         return;
     }
     mController->pause();
@@ -231,7 +328,7 @@ void TeachingPanel::sweepEpsilon()
     QString error;
     std::shared_ptr<const Experiment> experiment = mSource(&error);
     if (!experiment) {
-        mStatus->setText(tr("Cannot sweep: %1").arg(error));
+        mStatus->setText(tr("Cannot sweep: %1").arg(errorInWords(error)));
         return;
     }
     mFrontier->setExperiment(experiment);
@@ -251,7 +348,6 @@ void TeachingPanel::onReady()
     mRun->blockSignals(false);
     mView->setSession(mSession);
     mStateSpace->setSession(mSession);
-    mStateSpace->setVisible(mStateSpace->applies() || !mPanels.contains(QStringLiteral("state_space")));
     mInspector->setSession(mSession);
     mAttack->setSession(mSession);
     mTheory->setSession(mSession);

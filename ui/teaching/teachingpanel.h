@@ -22,6 +22,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
+class QSplitter;
 class QTabWidget;
 class QTextBrowser;
 class QToolButton;
@@ -64,6 +65,9 @@ public:
     QComboBox *speedBox() const { return mSpeed; }
     QComboBox *runBox() const { return mRun; }
     QTabWidget *tabs() const { return mTabs; }
+    /** The status line under the playback bar; the iteration label of the bar. */
+    QString statusText() const;
+    QLabel *iterationLabel() const { return mIteration; }
     /** The tab page of a presentation panel id ("playback", "messages", ...), or nullptr. */
     QWidget *panel(const QString &id) const;
     /** Shows or hides the tab of a panel id. */
@@ -76,12 +80,22 @@ public:
     qint64 currentIteration() const;
     /** Whether the playback bar is on two rows (the panel is narrower than one row needs). */
     bool barWrapped() const;
+    /** The network beside (wide panel) or above (tall panel) the tabs, always on screen with
+     *  the transport bar and the selected tab. */
+    QSplitter *splitter() const { return mSplit; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 public slots:
     /** Records the experiment of the source (asynchronously). */
     void record();
     /** Starts the ε sweep on the source's experiment. */
     void sweepEpsilon();
+    /** Forgets everything shown about the previous experiment (another one was opened): the
+     *  recording and its playback position, the message, eavesdropper, frontier and theory
+     *  views; emits iterationChanged(−1) so the plots drop their cursor. */
+    void reset();
 
 signals:
     /** The playback position moved (to recorded iteration k): plots show a cursor there. */
@@ -112,6 +126,7 @@ private:
     PlaybackView *mView;
     StateSpaceView *mStateSpace;
     QWidget *mPlaybackPage;
+    QSplitter *mSplit;
     MessageInspector *mInspector;
     AttackPanel *mAttack;
     FrontierView *mFrontier;

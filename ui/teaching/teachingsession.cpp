@@ -124,6 +124,22 @@ void TeachingSession::start(std::shared_ptr<const Experiment> experiment)
     });
 }
 
+void TeachingSession::clear()
+{
+    join();
+    mRecorded.reset();
+    ++mGeneration; // a queued recorded() of the cancelled recording is ignored
+    mPlayback.reset();
+    mResult.reset();
+    mReference.reset();
+    mNote.clear();
+    if (mBusy) {
+        mBusy = false;
+        emit busyChanged(false);
+    }
+    emit cleared();
+}
+
 void TeachingSession::onRecorded(int generation)
 {
     if (generation != mGeneration)

@@ -47,6 +47,9 @@ public:
     void start(std::shared_ptr<const Experiment> experiment);
     /** Runs synchronously (tests). Returns false with `error` on failure. */
     bool runNow(std::shared_ptr<const Experiment> experiment, QString *error = nullptr);
+    /** Cancels a recording in progress and forgets the recording (another experiment was
+     *  opened): every accessor answers as before the first recording. Emits cleared(). */
+    void clear();
     bool isBusy() const { return mBusy; }
     bool hasResult() const { return mResult != nullptr; }
 
@@ -81,6 +84,8 @@ signals:
     /** A recording finished; every accessor now answers for it. */
     void ready();
     void failed(const QString &message);
+    /** clear() dropped the recording. */
+    void cleared();
     /** Internal: emitted by the recording thread, queued to the GUI thread. */
     void recorded(int generation);
 

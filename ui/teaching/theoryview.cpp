@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "theoryview.h"
 
+#include "metricnames.h"
+
 #include "presentationscale.h"
 #include "textconvert.h"
 
@@ -42,7 +44,7 @@ TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
     layout->addWidget(mNote);
     mPlot = new QCustomPlot(this);
     PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
-    mPlot->setMinimumHeight(240);
+    mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->legend->setVisible(true);
     // Rates fall: the lower left is the emptiest corner of a log–log plot.
@@ -54,7 +56,7 @@ TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
 void TheoryView::setSession(const TeachingSession *session)
 {
     mSession = session;
-    const QString keep = mMetric->currentText();
+    const QString keep = metric();
     mMetric->blockSignals(true);
     mMetric->clear();
     QString preferred;
@@ -64,7 +66,8 @@ void TheoryView::setSession(const TeachingSession *session)
             for (const auto &n : run.metricNames)
                 if (!names.contains(toQString(n)))
                     names << toQString(n);
-        mMetric->addItems(names);
+        for (const QString &name : names)
+            mMetric->addItem(metricTitle(name), name); // in words; the name is the data
         // Prefer a metric some run has a rate for.
         for (std::size_t r = 0; r < mSession->experiment()->runs.size() && preferred.isEmpty(); ++r)
             for (const auto &rate : mSession->experiment()->runs[r].algorithm->theory)
@@ -73,9 +76,9 @@ void TheoryView::setSession(const TeachingSession *session)
                     break;
                 }
     }
-    int index = mMetric->findText(keep);
+    int index = mMetric->findData(keep);
     if (index < 0)
-        index = mMetric->findText(preferred);
+        index = mMetric->findData(preferred);
     mMetric->setCurrentIndex(std::max(0, index));
     mMetric->blockSignals(false);
     refresh();
@@ -83,7 +86,7 @@ void TheoryView::setSession(const TeachingSession *session)
 
 void TheoryView::setMetric(const QString &metric)
 {
-    const int i = mMetric->findText(metric);
+    const int i = mMetric->findData(metric);
     if (i >= 0)
         mMetric->setCurrentIndex(i);
 }
@@ -95,7 +98,7 @@ QString TheoryView::note() const
 
 QString TheoryView::metric() const
 {
-    return mMetric->currentText();
+    return mMetric->currentData().toString();
 }
 
 void TheoryView::setIndex(int index)
@@ -116,12 +119,12 @@ void TheoryView::refresh()
     mPlot->clearItems();
     mCursor = nullptr;
     mOverlays = 0;
-    if (!mSession || !mSession->hasResult() || mMetric->currentText().isEmpty()) {
+    if (!mSession || !mSession->hasResult() || this->metric().isEmpty()) {
         mNote->setText(tr("Record the experiment to compare it with the rates its papers state."));
         mPlot->replot();
         return;
     }
-    const std::string metric = toStdString(mMetric->currentText());
+    const std::string metric = toStdString(this->metric());
     const auto &runs = mSession->result()->points.front().runs;
     double lo = 1e300, hi = -1e300, last = 1;
     QStringList sources, missing;
@@ -184,7 +187,7 @@ void TheoryView::refresh()
         }
     }
     QString note = sources.isEmpty()
-                       ? tr("No paper states a rate for %1 with these algorithms and parameters.").arg(mMetric->currentText())
+                       ? tr("No paper states a rate for %1 with these algorithms and parameters.").arg(metricTitle(this->metric()).toLower())
                        : tr("Dashed: the rate each paper states, anchored at the run's first recorded point — the "
                             "slope a theorem guarantees, not its constant; a flat dashed line is an absolute "
                             "steady-state bound. ")
@@ -196,7 +199,7 @@ void TheoryView::refresh()
     mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
     mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-    mPlot->yAxis->setLabel(mMetric->currentText());
+    mPlot->yAxis->setLabel(metricTitle(this->metric()));
     if (lo <= hi) {
         mPlot->xAxis->setRange(1, last * 1.2);
         mPlot->yAxis->setRange(lo / 3, hi * 3);
