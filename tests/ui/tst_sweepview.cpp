@@ -93,8 +93,11 @@ void TestSweepView::withoutSweepExplains()
     QCOMPARE(view.plot()->itemCount(), 1);
     // Without a legend the axes keep the plot's width (a hidden legend row squeezed them).
     view.resize(700, 420);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.plot()->replot();
-    QVERIFY(view.plot()->axisRect()->rect().width() > view.plot()->width() / 2);
+    QVERIFY2(view.plot()->axisRect()->rect().width() > view.plot()->width() / 2,
+             qPrintable(QStringLiteral("%1 of %2").arg(view.plot()->axisRect()->rect().width()).arg(view.plot()->width())));
 }
 
 void TestSweepView::tableMatchesFinalStats()
@@ -149,6 +152,8 @@ void TestSweepView::legendHidesNoPoint()
     auto shared = std::make_shared<const ExperimentResult>(std::move(result.value()));
     SweepView view;
     view.resize(700, 420);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     view.setResult(experiment, shared);
     view.plot()->replot();
     QCustomPlot *plot = view.plot();
@@ -156,7 +161,8 @@ void TestSweepView::legendHidesNoPoint()
     const QRect legend = plot->legend->outerRect();
     QVERIFY(!legend.isEmpty());
     QVERIFY2(!legend.intersects(plot->axisRect()->rect()), "the legend overlaps the axes");
-    QVERIFY(plot->axisRect()->rect().width() > plot->width() / 2);
+    QVERIFY2(plot->axisRect()->rect().width() > plot->width() / 2,
+             qPrintable(QStringLiteral("%1 of %2").arg(plot->axisRect()->rect().width()).arg(plot->width())));
     for (int g = 0; g < plot->graphCount(); ++g) {
         QCPGraph *graph = plot->graph(g);
         for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
