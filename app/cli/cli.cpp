@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cli.h"
 #include "clifrontier.h"
+#include "clitune.h"
 #include "interrupt.h"
 
 #ifdef DPLAB_CLI_REPORT
@@ -827,7 +828,7 @@ int main(int argc, char **argv)
     for (int k = 1; k < argc; ++k) {
         const std::string a = argv[k];
         if (a == "--help" || a == "-h" || (k == 1 && a == "help")) {
-            std::cout << kUsage << "and:\n" << kFrontierUsage;
+            std::cout << kUsage << "and:\n" << kFrontierUsage << kTuneUsage;
             return Success;
         }
     }
@@ -847,6 +848,8 @@ int main(int argc, char **argv)
             return commandReport(argc, argv);
         if (command == "frontier")
             return commandFrontier(argc, argv);
+        if (command == "tune")
+            return commandTune(argc, argv);
     } catch (...) {
         std::string line;
         const int code = exitCodeOfException(std::current_exception(), &line);

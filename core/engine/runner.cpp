@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/runner.h"
+#include "dplab/engine/pointrunner.h"
 
 #include "dplab/engine/metrics.h"
 #include "teaching/probe.h"
@@ -7,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -161,8 +163,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
 {
     // Points: the experiment itself, or one experiment per sweep value (validated up front).
     std::vector<Experiment> sweepPoints;
-    std::vector<const Experiment *> points;
-    ExperimentResult result;
+    std::vector<PointJobs> points;
     if (experiment.sweep) {
         sweepPoints.reserve(experiment.sweep->values.size());
         for (const Json &value : experiment.sweep->values) {
@@ -171,46 +172,76 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
                 return point.error();
             sweepPoints.push_back(std::move(point.value()));
         }
-        for (const auto &p : sweepPoints)
-            points.push_back(&p);
+        for (std::size_t p = 0; p < sweepPoints.size(); ++p)
+            points.push_back({&sweepPoints[p], experiment.sweep->values[p], {}});
     } else {
-        points.push_back(&experiment);
+        points.push_back({&experiment, Json(), {}});
     }
+    return runPoints(points, mOptions, observer, control);
+}
+
+Result<ExperimentResult> runPoints(const std::vector<PointJobs> &pointJobs, const RunnerOptions &options,
+                                   RunObserver *observer, RunControl *control)
+{
+    std::vector<const Experiment *> points;
+    for (const auto &p : pointJobs)
+        points.push_back(p.point);
+    ExperimentResult result;
+    auto selected = [&](std::size_t p, std::size_t r) {
+        const auto &runs = pointJobs[p].runs;
+        return runs.empty() || std::find(runs.begin(), runs.end(), static_cast<int>(r)) != runs.end();
+    };
 
     // The job list (point, run, repetition) and the part of it this runner's shard runs.
-    const Shard shard = mOptions.shard;
+    const Shard shard = options.shard;
     result.shard = shard;
     for (std::size_t p = 0; p < points.size(); ++p)
         for (std::size_t r = 0; r < points[p]->runs.size(); ++r)
-            for (int rep = 0; rep < points[p]->repetitions; ++rep)
-                result.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
+            if (selected(p, r))
+                for (int rep = 0; rep < points[p]->repetitions; ++rep)
+                    result.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
     std::vector<Job> jobs;
     std::vector<std::vector<int>> firstRepetition(points.size()); // per point and run: first one run here
     long long total = 0;
     result.points.resize(points.size());
+    // One reference solve per problem: points that share a built problem share its reference.
+    std::map<const Problem *, std::pair<Result<Reference>, double>> references;
     std::size_t position = 0;
     for (std::size_t p = 0; p < points.size(); ++p) {
         const Experiment &e = *points[p];
         PointResult &pr = result.points[p];
-        pr.value = experiment.sweep ? experiment.sweep->values[p] : Json();
-        const std::size_t pointJobs = e.runs.size() * static_cast<std::size_t>(e.repetitions);
+        pr.value = pointJobs[p].value;
+        std::size_t pointJobCount = 0;
+        for (std::size_t r = 0; r < e.runs.size(); ++r)
+            pointJobCount += selected(p, r) ? static_cast<std::size_t>(e.repetitions) : 0;
         bool anyHere = false;
-        for (std::size_t k = 0; k < pointJobs && !anyHere; ++k)
+        for (std::size_t k = 0; k < pointJobCount && !anyHere; ++k)
             anyHere = shard.contains(position + k);
-        std::optional<Result<Reference>> reference;
+        const Result<Reference> *reference = nullptr;
         if (anyHere) { // a point none of whose jobs run here needs no reference
-            const auto solveStarted = std::chrono::steady_clock::now();
-            reference.emplace(solveReference(*e.problem));
-            pr.referenceSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStarted).count();
+            auto it = references.find(e.problem.get());
+            if (it == references.end()) {
+                const auto solveStarted = std::chrono::steady_clock::now();
+                Result<Reference> solved = solveReference(*e.problem);
+                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStarted).count();
+                it = references.emplace(e.problem.get(), std::make_pair(std::move(solved), seconds)).first;
+                pr.referenceSeconds = seconds;
+            }
+            reference = &it->second.first;
         }
         if (reference && *reference)
-            pr.reference = std::move(reference->value());
+            pr.reference = reference->value();
         pr.runs.resize(e.runs.size());
         firstRepetition[p].assign(e.runs.size(), -1);
         for (std::size_t r = 0; r < e.runs.size(); ++r) {
             pr.runs[r].label = e.runs[r].label;
             pr.runs[r].algorithm = e.runs[r].algorithm->id;
             pr.runs[r].repetitions.resize(e.repetitions);
+            if (!selected(p, r)) {
+                for (auto &rep : pr.runs[r].repetitions)
+                    rep.skipped = true;
+                continue;
+            }
             if (reference && !*reference)
                 pr.runs[r].warnings.push_back("no reference optimum (" + reference->error().message
                                               + "): distance_to_optimum and optimality_gap are not shown");
@@ -254,7 +285,7 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         const std::optional<Reference> &reference = pr.reference;
         std::vector<std::string> names = applicableMetrics(*e.problem, reference.has_value(), accountant != nullptr,
                                                            e.extraMetrics);
-        TeachingProbe probe(e, spec, ctx, job.repetition, mOptions.messages);
+        TeachingProbe probe(e, spec, ctx, job.repetition, options.messages);
         if (probe.active())
             algorithm->setRecordMessages(true);
         if (probe.attacks())
@@ -317,11 +348,11 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
                     out.epsilonAlternatives.push_back(std::move(maxima));
                 }
             }
-            if (mOptions.trace)
+            if (options.trace)
                 out.trace.push_back(x);
             if (wantResidual)
                 iterates.push_back(x);
-            if (static_cast<int>(batch.iterations.size()) >= mOptions.batchSize)
+            if (static_cast<int>(batch.iterations.size()) >= options.batchSize)
                 flush();
         };
 
@@ -399,11 +430,11 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
         }
     };
 
-    int threads = mOptions.threads > 0 ? mOptions.threads : static_cast<int>(std::thread::hardware_concurrency());
+    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::max(1, std::min<int>(threads, static_cast<int>(jobs.size())));
     auto startedWorker = [&] {
-        if (mOptions.onWorkerStart)
-            mOptions.onWorkerStart();
+        if (options.onWorkerStart)
+            options.onWorkerStart();
         worker();
     };
     if (threads == 1) {

@@ -47,6 +47,11 @@ std::string validateWith(const std::filesystem::path &dir, const std::function<v
     return "validate " + writeExperiment(dir, doc);
 }
 
+std::string tuneWith(const std::filesystem::path &dir, const std::string &options)
+{
+    return "tune " + writeExperiment(dir, base()) + " " + options + " --quiet";
+}
+
 std::string idx(int type, std::vector<std::uint32_t> dims, const std::string &payload)
 {
     std::string h = {0, 0, static_cast<char>(type), static_cast<char>(dims.size())};
@@ -175,6 +180,28 @@ std::vector<ErrorCase> cases()
          }},
         {"cli-size", "--max-memory: must be a size such as 8G",
          [](const auto &dir) { return validateWith(dir, [](Json &) {}) + " --max-memory lots"; }},
+        {"tune-param", "--param: \"params.step\": runs[0].params.step is not in the resolved experiment (there: stepsize)",
+         [](const auto &dir) { return tuneWith(dir, "--param params.step --range 0.01:1 --metric gradient_norm"); }},
+        {"tune-param-type", "--param: \"params.stepsize\": runs[0].params.stepsize is {",
+         [](const auto &dir) {
+             Json doc = base();
+             doc["runs"][0]["params"]["stepsize"] = Json{{"type", "polynomial"}, {"a", 0.1}, {"t0", 1}, {"p", 0.5}};
+             return "tune " + writeExperiment(dir, doc) + " --param params.stepsize --range 0.01:1 --metric gradient_norm";
+         }},
+        {"tune-range", "--range: is empty or inverted: LO must be < HI, got 1:0.01",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range 1:0.01 --metric gradient_norm"); }},
+        {"tune-range-log", "--range: --log needs LO > 0, got 0",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range 0:1 --log --metric gradient_norm"); }},
+        {"tune-range-value", "--range: runs[0].params.stepsize: scale must be in (0, 1e+06], got -1",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range -1:1 --metric gradient_norm"); }},
+        {"tune-metric", "--metric: unknown metric \"loss\" (known: consensus_error,",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range 0.01:1 --metric loss"); }},
+        {"tune-metric-absent", "--metric: runs[0] (GT) does not record regret (it records consensus_error,",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range 0.01:1 --metric regret"); }},
+        {"tune-budget", "--budget: 2 jobs allow fewer than 3 candidates per run",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range 0.01:1 --metric gradient_norm --budget 2"); }},
+        {"tune-epsilon", "--epsilon: no run tuned by --param calibrates its noise to a target ε",
+         [](const auto &dir) { return tuneWith(dir, "--param params.stepsize --range 0.01:1 --metric gradient_norm --epsilon 1"); }},
         {"cli-option", "--frobnicate: unknown option",
          [](const auto &dir) { return validateWith(dir, [](Json &) {}) + " --frobnicate"; }},
     };

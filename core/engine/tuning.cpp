@@ -1,0 +1,831 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/engine/tuning.h"
+
+#include "dplab/common/csv.h"
+#include "dplab/engine/metrics.h"
+#include "dplab/engine/pointrunner.h"
+#include "dplab/engine/runidentity.h"
+#include "dplab/engine/writers.h"
+#include "dplab/privacy/rng.h"
+#include "dplab/teaching/frontier.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace dplab {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kDefaultCandidatesPerRun = 20;
+constexpr int kMinCandidatesPerRun = 3;
+constexpr double kGolden = 0.6180339887498949; // (√5 − 1) / 2
+
+/** Splits "runs[1].params.stepsize" into "runs", "[1]", "params", "stepsize". */
+bool splitPath(const std::string &path, std::vector<std::string> &out)
+{
+    out.clear();
+    std::string current;
+    for (std::size_t k = 0; k < path.size(); ++k) {
+        const char c = path[k];
+        if (c == '.') {
+            if (current.empty() && (out.empty() || out.back().front() != '['))
+                return false;
+            if (!current.empty())
+                out.push_back(current);
+            current.clear();
+        } else if (c == '[') {
+            if (!current.empty())
+                out.push_back(current);
+            current.clear();
+            const auto close = path.find(']', k);
+            if (close == std::string::npos)
+                return false;
+            out.push_back(path.substr(k, close - k + 1));
+            k = close;
+        } else {
+            current += c;
+        }
+    }
+    if (!current.empty())
+        out.push_back(current);
+    else if (!path.empty() && path.back() == '.')
+        return false;
+    return !out.empty() && out.front().front() != '[';
+}
+
+/** The value at `path` in `doc`, or null when a segment is missing. */
+const Json *findPath(const Json &doc, const std::string &path)
+{
+    std::vector<std::string> segments;
+    if (!splitPath(path, segments))
+        return nullptr;
+    const Json *node = &doc;
+    for (const auto &seg : segments) {
+        if (seg.front() == '[') {
+            std::size_t index = 0;
+            try {
+                std::size_t used = 0;
+                index = std::stoul(seg.substr(1, seg.size() - 2), &used);
+                if (used != seg.size() - 2)
+                    return nullptr;
+            } catch (...) {
+                return nullptr;
+            }
+            if (!node->is_array() || index >= node->size())
+                return nullptr;
+            node = &(*node)[index];
+        } else {
+            if (!node->is_object() || !node->contains(seg))
+                return nullptr;
+            node = &(*node)[seg];
+        }
+    }
+    return node;
+}
+
+/** The number at `path`, looking through a constant schedule {"type": "constant", "a": x} (what
+ *  resolving makes of a plain step size); null when there is no number there. */
+const Json *numberAt(const Json &doc, const std::string &path)
+{
+    const Json *node = findPath(doc, path);
+    if (node && node->is_object() && node->value("type", "") == "constant" && node->contains("a")
+        && (*node)["a"].is_number())
+        node = &(*node)["a"];
+    return node && node->is_number() ? node : nullptr;
+}
+
+bool isRunRelative(const std::string &first)
+{
+    return first == "params" || first == "privacy" || first == "compressor" || first == "init" || first == "weights";
+}
+
+/** Which runs a parameter path tunes, and its full path for each. */
+struct ParameterPlan {
+    enum class Kind { PerRun, OneRun, Shared } kind = Kind::PerRun;
+    std::vector<int> runs;
+    std::vector<std::string> paths; ///< per experiment run ("" for runs not tuned)
+};
+
+Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path)
+{
+    if (path.find(',') != std::string::npos) {
+        // Alternatives, for runs whose algorithms name their step differently
+        // ("params.alpha,params.stepsize.a"): each run takes the first it has.
+        std::vector<std::string> alternatives;
+        std::stringstream in(path);
+        std::string part;
+        while (std::getline(in, part, ','))
+            alternatives.push_back(part);
+        ParameterPlan plan;
+        plan.paths.assign(e.runs.size(), "");
+        for (const auto &alternative : alternatives) {
+            std::vector<std::string> segments;
+            if (!splitPath(alternative, segments) || !isRunRelative(segments.front()))
+                return Error::invalid("--param", "\"" + alternative + "\": a list of alternatives holds paths relative "
+                                                                      "to a run (params.…, privacy.…), e.g. params.alpha,params.stepsize");
+        }
+        for (std::size_t r = 0; r < e.runs.size(); ++r)
+            for (const auto &alternative : alternatives) {
+                const std::string full = indexPath("runs", r) + "." + alternative;
+                if (findPath(e.resolved, full)) {
+                    plan.runs.push_back(static_cast<int>(r));
+                    plan.paths[r] = full;
+                    break;
+                }
+            }
+        return plan;
+    }
+    std::vector<std::string> segments;
+    if (path.empty() || !splitPath(path, segments))
+        return Error::invalid("--param", "\"" + path + "\" is not a parameter path (e.g. params.stepsize, "
+                                                     "runs[0].params.stepsize, graph.generator.rho_w)");
+    ParameterPlan plan;
+    plan.paths.assign(e.runs.size(), "");
+    const auto runCount = static_cast<int>(e.runs.size());
+    if (segments.front() == "runs") {
+        if (segments.size() < 3 || segments[1].front() != '[')
+            return Error::invalid("--param", "\"" + path + "\": runs needs an index and a key (runs[0].params.stepsize)");
+        const std::string inner = segments[1].substr(1, segments[1].size() - 2);
+        const std::string rest = path.substr(path.find(']') + 2);
+        if (inner == "*") {
+            plan.kind = ParameterPlan::Kind::PerRun;
+            for (int r = 0; r < runCount; ++r) {
+                const std::string full = indexPath("runs", r) + "." + rest;
+                if (!findPath(e.resolved, full))
+                    continue;
+                plan.runs.push_back(r);
+                plan.paths[r] = full;
+            }
+        } else {
+            long long index = -1;
+            try {
+                std::size_t used = 0;
+                index = std::stoll(inner, &used);
+                if (used != inner.size())
+                    index = -1;
+            } catch (...) {
+                index = -1;
+            }
+            if (index < 0 || index >= runCount)
+                return Error::invalid("--param", "\"" + path + "\": the experiment has runs[0] to runs["
+                                                     + std::to_string(runCount - 1) + "]");
+            plan.kind = ParameterPlan::Kind::OneRun;
+            plan.runs.push_back(static_cast<int>(index));
+            plan.paths[index] = path;
+        }
+    } else if (isRunRelative(segments.front())) {
+        // Relative: every run that has the parameter (a run of another algorithm may lack it and
+        // is then left as it is, with the reason in the results).
+        for (int r = 0; r < runCount; ++r) {
+            const std::string full = indexPath("runs", r) + "." + path;
+            if (!findPath(e.resolved, full))
+                continue;
+            plan.runs.push_back(r);
+            plan.paths[r] = full;
+        }
+    } else {
+        plan.kind = ParameterPlan::Kind::Shared;
+        for (int r = 0; r < runCount; ++r) {
+            plan.runs.push_back(r);
+            plan.paths[r] = path;
+        }
+    }
+    return plan;
+}
+
+/** The keys of an object, for messages. */
+std::string keysOf(const Json *node)
+{
+    if (!node || !node->is_object() || node->empty())
+        return "";
+    std::string keys;
+    for (auto it = node->begin(); it != node->end(); ++it)
+        keys += (keys.empty() ? "" : ", ") + it.key();
+    return keys;
+}
+
+Status checkParameterAt(const Json &doc, const std::string &fullPath, const std::string &given)
+{
+    const Json *value = findPath(doc, fullPath);
+    if (!value) {
+        const auto dot = fullPath.rfind('.');
+        const std::string parent = dot == std::string::npos ? "" : fullPath.substr(0, dot);
+        const std::string known = keysOf(parent.empty() ? &doc : findPath(doc, parent));
+        return Error::invalid("--param", "\"" + given + "\": " + fullPath + " is not in the resolved experiment"
+                                             + (known.empty() ? std::string() : " (there: " + known + ")"));
+    }
+    if (!numberAt(doc, fullPath)) {
+        std::string shown = value->dump();
+        if (shown.size() > 60)
+            shown = shown.substr(0, 57) + "...";
+        std::string hint;
+        if (value->is_object() && value->contains("a"))
+            hint = "; tune one of its numbers, e.g. " + given + ".a";
+        return Error::invalid("--param", "\"" + given + "\": " + fullPath + " is " + shown + ", not a number" + hint);
+    }
+    return {};
+}
+
+bool maximised(const std::string &metric)
+{
+    return metric == metric::TrainAccuracy || metric == metric::TestAccuracy;
+}
+
+double toScale(double x, bool log) { return log ? std::log(x) : x; }
+double fromScale(double u, bool log) { return log ? std::exp(u) : u; }
+
+/** The search state of one run (docs/tuning.md): grid, then golden section in a bracket. */
+struct Search {
+    int run = 0;
+    int slots = 0;     ///< candidate evaluations left (cached ones count too)
+    int gridSize = 0;
+    bool inGrid = true;
+    std::vector<double> gridScores; ///< per grid point
+    double a = 0, b = 0, c = 0, d = 0; ///< scale coordinates of the golden bracket and points
+    double fc = kNaN, fd = kNaN;
+    bool haveC = false, haveD = false;
+    bool done = false;
+};
+
+struct Request {
+    int run = 0;
+    double u = 0.0;       ///< scale coordinate
+    double value = 0.0;   ///< parameter value
+    char role = 'g';      ///< 'g' grid k (index), 'c', 'd'
+    int gridIndex = 0;
+};
+
+} // namespace
+
+Status checkTuneOptions(const Experiment &experiment, const TuneOptions &options)
+{
+    if (experiment.sweep)
+        return Error::unsupported("sweep", "the experiment sweeps " + experiment.sweep->parameter
+                                               + "; tune searches a parameter itself — remove the sweep");
+    auto plan = planParameter(experiment, options.parameter);
+    if (!plan)
+        return plan.error();
+    if (plan->runs.empty()) { // a relative path no run has
+        std::string relative = options.parameter.substr(0, options.parameter.find(','));
+        if (relative.rfind("runs[*].", 0) == 0)
+            relative = relative.substr(8);
+        return checkParameterAt(experiment.resolved, indexPath("runs", 0) + "." + relative, options.parameter);
+    }
+    for (int r : plan->runs)
+        if (auto s = checkParameterAt(experiment.resolved, plan->paths[r], options.parameter); !s)
+            return s;
+    if (!std::isfinite(options.lo) || !std::isfinite(options.hi))
+        return Error::invalid("--range", "LO and HI must be finite numbers");
+    if (!(options.lo < options.hi))
+        return Error::invalid("--range", "is empty or inverted: LO must be < HI, got " + formatSignificant(options.lo, 6)
+                                             + ":" + formatSignificant(options.hi, 6));
+    if (options.logScale && !(options.lo > 0))
+        return Error::invalid("--range", "--log needs LO > 0, got " + formatSignificant(options.lo, 6));
+    const auto &names = allMetricNames();
+    if (std::find(names.begin(), names.end(), options.metric) == names.end()) {
+        std::string known;
+        for (const auto &n : names)
+            known += (known.empty() ? "" : ", ") + n;
+        return Error::invalid("--metric", "unknown metric \"" + options.metric + "\" (known: " + known + ")");
+    }
+    if (options.epsilon && !(std::isfinite(*options.epsilon) && *options.epsilon > 0))
+        return Error::invalid("--epsilon", "must be a finite number > 0");
+    if (options.compare && plan->kind == ParameterPlan::Kind::OneRun)
+        return Error::invalid("--compare", "tunes every run: give the parameter relative to each run (e.g. "
+                                           "params.stepsize), not one run's " + options.parameter);
+    const long long tuned = static_cast<long long>(plan->runs.size());
+    if (options.budget < 0)
+        return Error::invalid("--budget", "must be ≥ 0");
+    if (options.budget > 0 && options.budget / (tuned * experiment.repetitions) < kMinCandidatesPerRun)
+        return Error::invalid("--budget", std::to_string(options.budget) + " jobs allow fewer than "
+                                              + std::to_string(kMinCandidatesPerRun) + " candidates per run ("
+                                              + std::to_string(tuned) + " run(s) × " + std::to_string(experiment.repetitions)
+                                              + " repetition(s) each); give at least "
+                                              + std::to_string(kMinCandidatesPerRun * tuned * experiment.repetitions));
+    return {};
+}
+
+Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options, RunnerOptions runner,
+                        RunObserver *observer, RunControl *control,
+                        const std::function<void(const TuneProgress &)> &progress)
+{
+    if (auto s = checkTuneOptions(experiment, options); !s)
+        return s.error();
+    if (!experiment.isBuilt())
+        return Error::internal("tune", "the experiment is not built");
+    const ParameterPlan plan = *planParameter(experiment, options.parameter);
+    TuneResult out;
+    out.parameter = options.parameter;
+    out.metric = options.metric;
+    out.maximise = maximised(options.metric);
+    out.repetitions = experiment.repetitions;
+    const bool integer = std::all_of(plan.runs.begin(), plan.runs.end(), [&](int r) {
+        return numberAt(experiment.resolved, plan.paths[r])->is_number_integer();
+    });
+    out.integer = integer;
+
+    // The base document: with a target ε, every calibrating run tuned has it.
+    Json base = experiment.resolved;
+    out.runs.resize(experiment.runs.size());
+    std::vector<int> tunedRuns;
+    for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
+        TunedRun &tr = out.runs[r];
+        tr.run = static_cast<int>(r);
+        tr.label = experiment.runs[r].label;
+        tr.algorithm = experiment.runs[r].algorithm->id;
+        if (std::find(plan.runs.begin(), plan.runs.end(), static_cast<int>(r)) == plan.runs.end()) {
+            tr.reason = plan.kind == ParameterPlan::Kind::OneRun
+                            ? "not selected by --param " + options.parameter
+                            : "not tuned: " + tr.algorithm + " has no " + options.parameter;
+            continue;
+        }
+        if (options.epsilon) {
+            if (!calibratesEpsilon(*experiment.runs[r].algorithm)) {
+                tr.reason = "not comparable: " + tr.algorithm + " has no target-ε calibration (no privacy.epsilon), "
+                            "so it cannot run at ε = " + formatSignificant(*options.epsilon, 6);
+                continue;
+            }
+            base["runs"][r]["privacy"]["epsilon"] = *options.epsilon;
+        }
+        tr.tuned = true;
+        tunedRuns.push_back(static_cast<int>(r));
+    }
+    if (tunedRuns.empty())
+        return Error::invalid(options.epsilon ? "--epsilon" : "--param",
+                              options.epsilon ? "no run tuned by --param calibrates its noise to a target ε"
+                                              : "selects no run");
+
+    const long long perRunJobs = static_cast<long long>(experiment.repetitions);
+    const long long budget = options.budget > 0
+                                 ? options.budget
+                                 : kDefaultCandidatesPerRun * perRunJobs * static_cast<long long>(plan.runs.size());
+    out.budget = budget;
+    // Split over the runs tuned (runs found not comparable leave their share unused: the budget
+    // is what the options promise, not stretched for the others).
+    const int slots = static_cast<int>(std::min<long long>(
+        1000, budget / (perRunJobs * static_cast<long long>(plan.runs.size()))));
+    const bool log = options.logScale;
+    const double uLo = toScale(options.lo, log), uHi = toScale(options.hi, log);
+    const int gridSize = std::min(slots, std::clamp((2 * slots + 4) / 5, kMinCandidatesPerRun, 9));
+
+    auto valueAt = [&](double u) {
+        // The ends exactly (exp(log(x)) need not give x back).
+        double v = u <= uLo ? options.lo : u >= uHi ? options.hi : std::clamp(fromScale(u, log), options.lo, options.hi);
+        return integer ? std::clamp(std::round(v), std::ceil(options.lo), std::floor(options.hi)) : v;
+    };
+    if (integer && std::ceil(options.lo) > std::floor(options.hi))
+        return Error::invalid("--range", options.parameter + " is an integer and " + formatSignificant(options.lo, 6)
+                                             + ":" + formatSignificant(options.hi, 6) + " holds none");
+
+    std::vector<Search> searches;
+    for (int r : tunedRuns) {
+        Search s;
+        s.run = r;
+        s.slots = slots;
+        s.gridSize = gridSize;
+        searches.push_back(s);
+    }
+
+    // Candidates evaluated so far, by run identity (a cache across rounds).
+    std::map<std::string, TuneCandidate> evaluated;
+    ResolveOptions resolveOptions;
+    resolveOptions.resolveSweepPoints = false;
+    resolveOptions.threads = runner.threads;
+
+    auto score = [&](const TuneCandidate &c) {
+        if (c.status != RunStatus::Ok || c.stats.count == 0 || !std::isfinite(c.stats.mean))
+            return kInf;
+        return out.maximise ? -c.stats.mean : c.stats.mean;
+    };
+
+    auto candidateDocument = [&](int run, double value) -> Result<Json> {
+        Json doc = base;
+        const Json v = integer ? Json(static_cast<long long>(value)) : Json(value);
+        if (auto s = setJsonPath(doc, plan.paths[run], v); !s)
+            return Error::invalid("--param", s.error().message);
+        return doc;
+    };
+    auto pointFor = [&](int run, double value) -> Result<Experiment> {
+        auto doc = candidateDocument(run, value);
+        if (!doc)
+            return doc.error();
+        auto point = resolveExperiment(*doc, experiment.baseDir, resolveOptions);
+        if (!point) {
+            Error err = point.error();
+            err.message = (err.where.empty() ? std::string() : err.where + ": ") + err.message + " (at "
+                          + options.parameter + " = " + formatSignificant(value, 10) + ")";
+            err.where = "--range";
+            return err;
+        }
+        // The problem is shared when the candidate changes nothing it is built from.
+        const bool sameProblem = doc->value("graph", Json()) == experiment.resolved.value("graph", Json())
+                                 && doc->value("problem", Json()) == experiment.resolved.value("problem", Json())
+                                 && point->seed == experiment.seed;
+        if (sameProblem) {
+            point->problem = experiment.problem;
+            point->problemSpec.dimension = experiment.problem->dimension();
+        }
+        if (auto s = buildExperiment(*point); !s) {
+            Error err = s.error();
+            err.message = (err.where.empty() ? std::string() : err.where + ": ") + err.message + " (at "
+                          + options.parameter + " = " + formatSignificant(value, 10) + ")";
+            err.where = "--range";
+            return err;
+        }
+        return point;
+    };
+
+    // Both ends of the range must be valid values of every run tuned (one clear message now,
+    // not a failure in the middle of the search).
+    for (int r : tunedRuns)
+        for (double v : {valueAt(uLo), valueAt(uHi)})
+            if (auto p = pointFor(r, v); !p)
+                return p.error();
+
+    int round = 0;
+    for (;;) {
+        // This round's requests: every search's next points.
+        std::vector<Request> requests;
+        for (Search &s : searches) {
+            if (s.done)
+                continue;
+            if (s.inGrid) {
+                for (int k = 0; k < s.gridSize; ++k) {
+                    const double u = s.gridSize == 1 ? uLo : uLo + (uHi - uLo) * k / (s.gridSize - 1);
+                    requests.push_back({s.run, u, valueAt(k == s.gridSize - 1 ? uHi : u), 'g', k});
+                }
+                s.slots -= s.gridSize;
+                continue;
+            }
+            if (!s.haveC && s.slots > 0) {
+                requests.push_back({s.run, s.c, valueAt(s.c), 'c', 0});
+                --s.slots;
+            }
+            if (!s.haveD && s.slots > 0) {
+                requests.push_back({s.run, s.d, valueAt(s.d), 'd', 0});
+                --s.slots;
+            }
+        }
+        if (requests.empty())
+            break;
+        if (control && control->isCancelled()) {
+            out.cancelled = true;
+            break;
+        }
+
+        // Build the points; candidates already evaluated are taken from the cache.
+        std::vector<std::unique_ptr<Experiment>> points;
+        std::vector<PointJobs> jobs;
+        std::vector<std::string> identities(requests.size());
+        std::vector<int> jobOf(requests.size(), -1);
+        std::map<std::string, int> inRound;
+        for (std::size_t q = 0; q < requests.size(); ++q) {
+            auto point = pointFor(requests[q].run, requests[q].value);
+            if (!point)
+                return point.error();
+            identities[q] = runIdentity(*point, requests[q].run, -1);
+            if (evaluated.count(identities[q]))
+                continue;
+            if (auto it = inRound.find(identities[q]); it != inRound.end()) {
+                jobOf[q] = it->second;
+                continue;
+            }
+            points.push_back(std::make_unique<Experiment>(std::move(*point)));
+            jobOf[q] = static_cast<int>(jobs.size());
+            inRound[identities[q]] = jobOf[q];
+            jobs.push_back({points.back().get(), Json(requests[q].value), {requests[q].run}});
+        }
+        std::vector<TuneCandidate> roundCandidates;
+        if (!jobs.empty()) {
+            auto result = runPoints(jobs, runner, observer, control);
+            if (!result)
+                return result.error();
+            for (std::size_t p = 0; p < jobs.size(); ++p) // jobs a cancellation stopped before they began do not count
+                for (const auto &rep : result->points[p].runs[jobs[p].runs.front()].repetitions)
+                    out.jobs += rep.status != RunStatus::Cancelled || !rep.values.empty() ? 1 : 0;
+            const bool cancelled = result->cancelled || (control && control->isCancelled());
+            for (std::size_t p = 0; p < jobs.size(); ++p) {
+                const int r = jobs[p].runs.front();
+                const RunResult &rr = result->points[p].runs[r];
+                if (rr.status() == RunStatus::Cancelled)
+                    continue; // incomplete: not a result
+                const auto m = std::find(rr.metricNames.begin(), rr.metricNames.end(), options.metric);
+                if (m == rr.metricNames.end()) {
+                    std::string recorded;
+                    for (const auto &n : rr.metricNames)
+                        recorded += (recorded.empty() ? "" : ", ") + n;
+                    return Error::invalid("--metric", indexPath("runs", r) + " (" + rr.label + ") does not record "
+                                                          + options.metric + " (it records " + recorded + ")");
+                }
+                const auto column = static_cast<std::size_t>(m - rr.metricNames.begin());
+                TuneCandidate c;
+                c.run = r;
+                c.value = jobs[p].value.get<double>();
+                c.status = rr.status();
+                for (const auto &rep : rr.repetitions)
+                    c.finals.push_back(rep.values.empty() ? kNaN : rep.values.back()[column]);
+                c.stats = summarize(c.finals);
+                for (std::size_t q = 0; q < requests.size(); ++q)
+                    if (jobOf[q] == static_cast<int>(p)) {
+                        c.identity = identities[q];
+                        break;
+                    }
+                evaluated[c.identity] = c;
+                out.runs[r].candidates.push_back(c);
+                roundCandidates.push_back(c);
+            }
+            if (cancelled) {
+                out.cancelled = true;
+                break;
+            }
+        }
+
+        // Advance every search with this round's scores.
+        for (Search &s : searches) {
+            if (s.done)
+                continue;
+            for (std::size_t q = 0; q < requests.size(); ++q) {
+                if (requests[q].run != s.run)
+                    continue;
+                const double f = score(evaluated.at(identities[q]));
+                if (requests[q].role == 'g') {
+                    s.gridScores.push_back(f);
+                } else if (requests[q].role == 'c') {
+                    s.fc = f;
+                    s.haveC = true;
+                } else {
+                    s.fd = f;
+                    s.haveD = true;
+                }
+            }
+            if (s.inGrid) {
+                s.inGrid = false;
+                const int k = static_cast<int>(std::min_element(s.gridScores.begin(), s.gridScores.end())
+                                               - s.gridScores.begin());
+                const double step = s.gridSize > 1 ? (uHi - uLo) / (s.gridSize - 1) : 0.0;
+                s.a = std::max(uLo, uLo + step * (k - 1));
+                s.b = std::min(uHi, uLo + step * (k + 1));
+                s.c = s.b - kGolden * (s.b - s.a);
+                s.d = s.a + kGolden * (s.b - s.a);
+            } else if (s.haveC && s.haveD) {
+                if (s.fc <= s.fd) { // the minimum is in [a, d]
+                    s.b = s.d;
+                    s.d = s.c;
+                    s.fd = s.fc;
+                    s.c = s.b - kGolden * (s.b - s.a);
+                    s.haveC = false;
+                } else { // in [c, b]
+                    s.a = s.c;
+                    s.c = s.d;
+                    s.fc = s.fd;
+                    s.d = s.a + kGolden * (s.b - s.a);
+                    s.haveD = false;
+                }
+            }
+            out.runs[s.run].bracketLow = valueAt(s.a);
+            out.runs[s.run].bracketHigh = valueAt(s.b);
+            if (s.slots <= 0)
+                s.done = true;
+        }
+        ++round;
+        if (progress)
+            progress({round, out.jobs, budget, std::move(roundCandidates)});
+    }
+
+    // The best candidate of every run: lowest score, ties to the smaller value (deterministic).
+    for (TunedRun &tr : out.runs) {
+        std::stable_sort(tr.candidates.begin(), tr.candidates.end(),
+                         [](const TuneCandidate &x, const TuneCandidate &y) { return x.value < y.value; });
+        double bestScore = kInf;
+        for (std::size_t k = 0; k < tr.candidates.size(); ++k)
+            if (score(tr.candidates[k]) < bestScore) {
+                bestScore = score(tr.candidates[k]);
+                tr.best = static_cast<int>(k);
+            }
+    }
+
+    // A best value at an end of the range: the minimum may lie beyond it.
+    for (const TunedRun &tr : out.runs)
+        if (const TuneCandidate *best = tr.bestCandidate(); best && tr.candidates.size() > 1
+                                                            && (best->value == valueAt(uLo) || best->value == valueAt(uHi)))
+            out.notes.push_back(indexPath("runs", tr.run) + " (" + tr.label + ") is best at the "
+                                + (best->value == valueAt(uLo) ? "lower" : "upper") + " end of the range ("
+                                + formatSignificant(best->value, 6) + "); its best value may lie beyond it: widen --range");
+
+    // tuned.json: the base document with every tuned run at its best value.
+    out.tuned = base;
+    bool sharedSet = false;
+    for (int r : tunedRuns) {
+        const TuneCandidate *best = out.runs[r].bestCandidate();
+        if (!best)
+            continue;
+        if (plan.kind == ParameterPlan::Kind::Shared) {
+            if (sharedSet) {
+                const TuneCandidate *first = nullptr;
+                for (int q : tunedRuns)
+                    if ((first = out.runs[q].bestCandidate()))
+                        break;
+                if (first && first->value != best->value)
+                    out.notes.push_back(options.parameter + " is shared by every run: tuned.json has "
+                                        + indexPath("runs", first->run) + " (" + out.runs[first->run].label
+                                        + ")'s best value " + formatSignificant(first->value, 10) + "; "
+                                        + indexPath("runs", r) + " (" + out.runs[r].label + ") is best at "
+                                        + formatSignificant(best->value, 10) + " (best.json)");
+                continue;
+            }
+            sharedSet = true;
+        }
+        const Json v = integer ? Json(static_cast<long long>(best->value)) : Json(best->value);
+        if (auto s = setJsonPath(out.tuned, plan.paths[r], v); !s)
+            return s.error();
+    }
+    out.tuned.erase("sweep");
+    // tuned.json is written elsewhere than the experiment: its data files by absolute path.
+    if (out.tuned.contains("problem") && out.tuned["problem"].is_object() && !experiment.baseDir.empty())
+        for (auto it = out.tuned["problem"].begin(); it != out.tuned["problem"].end(); ++it) {
+            Json &data = it.value();
+            if (!data.is_object() || !data.contains("source"))
+                continue;
+            for (const char *key : {"path", "images", "labels"})
+                if (data.contains(key) && data[key].is_string()) {
+                    std::filesystem::path file(data[key].get<std::string>());
+                    if (file.is_relative())
+                        data[key] = std::filesystem::absolute(std::filesystem::path(experiment.baseDir) / file)
+                                        .lexically_normal()
+                                        .string();
+                }
+        }
+
+    if (options.compare) {
+        for (std::size_t i = 0; i < tunedRuns.size(); ++i)
+            for (std::size_t j = i + 1; j < tunedRuns.size(); ++j) {
+                const TuneCandidate *x = out.runs[tunedRuns[i]].bestCandidate();
+                const TuneCandidate *y = out.runs[tunedRuns[j]].bestCandidate();
+                if (!x || !y)
+                    continue;
+                PairComparison pc;
+                pc.a = tunedRuns[i];
+                pc.b = tunedRuns[j];
+                std::vector<double> diff;
+                for (std::size_t k = 0; k < std::min(x->finals.size(), y->finals.size()); ++k)
+                    if (std::isfinite(x->finals[k]) && std::isfinite(y->finals[k]))
+                        diff.push_back(x->finals[k] - y->finals[k]);
+                pc.repetitions = static_cast<int>(diff.size());
+                pc.meanDifference = summarize(diff).mean;
+                const std::uint64_t seed =
+                    Rng::stream(experiment.seed, static_cast<std::uint64_t>(pc.a), static_cast<std::uint64_t>(pc.b), -1,
+                                RngPurpose::Other)
+                        .next();
+                pc.bootstrap = bootstrapMeanInterval(diff, seed);
+                pc.wilcoxon = wilcoxonSignedRank(diff);
+                pc.significant = pc.wilcoxon.count > 0 && pc.wilcoxon.p < 0.05;
+                out.comparisons.push_back(pc);
+            }
+        if (experiment.repetitions < 6)
+            out.notes.push_back("with " + std::to_string(experiment.repetitions)
+                                + " repetition(s) the signed-rank test cannot reach p < 0.05 (it needs at least 6 "
+                                  "non-zero paired differences); use --repetitions 6 or more");
+    }
+    return out;
+}
+
+std::string tuningCsv(const TuneResult &result)
+{
+    std::string csv = "run,value," + result.metric + "_mean," + result.metric + "_std,repetitions\n";
+    for (const TunedRun &tr : result.runs)
+        for (const TuneCandidate &c : tr.candidates)
+            csv += csvField(tr.label) + "," + formatValue(c.value) + "," + formatValue(c.stats.mean) + ","
+                   + formatValue(c.stats.std) + "," + std::to_string(c.stats.count) + "\n";
+    return csv;
+}
+
+namespace {
+
+Json numberOrNull(double v)
+{
+    return std::isfinite(v) ? Json(v) : Json();
+}
+
+} // namespace
+
+Json bestJson(const TuneResult &result)
+{
+    Json runs = Json::object();
+    for (const TunedRun &tr : result.runs) {
+        Json j = {{"run", tr.run}, {"algorithm", tr.algorithm}};
+        const TuneCandidate *best = tr.bestCandidate();
+        if (!tr.tuned) {
+            j["comparable"] = false;
+            j["reason"] = tr.reason;
+        } else if (!best) {
+            j["comparable"] = true;
+            j["reason"] = "every candidate diverged or gave no finite " + result.metric;
+            j["candidates"] = tr.candidates.size();
+        } else {
+            j["comparable"] = true;
+            j["value"] = best->value;
+            j["mean"] = numberOrNull(best->stats.mean);
+            j["std"] = numberOrNull(best->stats.std);
+            j["repetitions"] = best->stats.count;
+            j["ci_low"] = numberOrNull(best->stats.ciLow);
+            j["ci_high"] = numberOrNull(best->stats.ciHigh);
+            j["bracket"] = {tr.bracketLow, tr.bracketHigh};
+            j["candidates"] = tr.candidates.size();
+            j["identity"] = best->identity;
+        }
+        runs[tr.label] = j;
+    }
+    Json out = {{"parameter", result.parameter},
+                {"metric", result.metric},
+                {"goal", result.maximise ? "maximise" : "minimise"},
+                {"budget_jobs", result.budget},
+                {"jobs", result.jobs},
+                {"runs", runs}};
+    if (result.cancelled)
+        out["cancelled"] = true;
+    if (!result.comparisons.empty() || !result.notes.empty()) {
+        Json pairs = Json::array();
+        for (const PairComparison &pc : result.comparisons)
+            pairs.push_back({{"run_a", result.runs[pc.a].label},
+                             {"run_b", result.runs[pc.b].label},
+                             {"mean_difference", numberOrNull(pc.meanDifference)},
+                             {"bootstrap_low", numberOrNull(pc.bootstrap.low)},
+                             {"bootstrap_high", numberOrNull(pc.bootstrap.high)},
+                             {"wilcoxon_p", pc.wilcoxon.p},
+                             {"wilcoxon_exact", pc.wilcoxon.exact},
+                             {"n", pc.repetitions},
+                             {"significant", pc.significant}});
+        if (!result.comparisons.empty())
+            out["comparisons"] = pairs;
+        if (!result.notes.empty())
+            out["notes"] = result.notes;
+    }
+    return out;
+}
+
+namespace {
+
+/** The better run of a pair, "" when the difference is not significant. */
+std::string betterOf(const TuneResult &result, const PairComparison &pc)
+{
+    if (!pc.significant)
+        return "";
+    const bool aLower = pc.meanDifference < 0;
+    return result.runs[(aLower != result.maximise) ? pc.a : pc.b].label;
+}
+
+} // namespace
+
+std::string comparisonCsv(const TuneResult &result)
+{
+    std::string csv = "run_a,run_b,mean_difference,bootstrap_low,bootstrap_high,wilcoxon_p,n,significant,better\n";
+    for (const PairComparison &pc : result.comparisons)
+        csv += csvField(result.runs[pc.a].label) + "," + csvField(result.runs[pc.b].label) + ","
+               + formatValue(pc.meanDifference) + "," + formatValue(pc.bootstrap.low) + ","
+               + formatValue(pc.bootstrap.high) + "," + formatValue(pc.wilcoxon.p) + "," + std::to_string(pc.repetitions)
+               + "," + (pc.significant ? "yes" : "no") + "," + csvField(betterOf(result, pc)) + "\n";
+    return csv;
+}
+
+std::string comparisonTable(const TuneResult &result)
+{
+    std::ostringstream t;
+    t << "run\tbest " << result.parameter << "\t" << result.metric << " mean ± 95 % CI (n)\n";
+    for (const TunedRun &tr : result.runs) {
+        const TuneCandidate *best = tr.bestCandidate();
+        if (!tr.tuned) {
+            t << tr.label << "\t—\t" << tr.reason << "\n";
+            continue;
+        }
+        if (!best) {
+            t << tr.label << "\t—\tevery candidate diverged\n";
+            continue;
+        }
+        const double half = best->stats.ciHigh - best->stats.mean;
+        t << tr.label << "\t" << formatSignificant(best->value, 6) << "\t" << formatSignificant(best->stats.mean, 6)
+          << " ± " << (std::isfinite(half) ? formatSignificant(half, 3) : std::string("?")) << " (" << best->stats.count
+          << ")\n";
+    }
+    if (!result.comparisons.empty()) {
+        t << "\npair\tmean difference [95 % bootstrap]\tsigned-rank p\tsignificant\n";
+        for (const PairComparison &pc : result.comparisons) {
+            const std::string better = betterOf(result, pc);
+            t << result.runs[pc.a].label << " − " << result.runs[pc.b].label << "\t"
+              << formatSignificant(pc.meanDifference, 4) << " [" << formatSignificant(pc.bootstrap.low, 4) << ", "
+              << formatSignificant(pc.bootstrap.high, 4) << "]\t" << formatSignificant(pc.wilcoxon.p, 3) << "\t"
+              << (pc.significant ? "yes: " + better + " is better" : std::string("no")) << "\n";
+        }
+    }
+    for (const auto &note : result.notes)
+        t << "note: " << note << "\n";
+    return t.str();
+}
+
+} // namespace dplab
