@@ -214,6 +214,28 @@ void TestRunHistory::plotDrawsGhostLines()
     history.addResult(second, e2, runAll(*e2));
     QCOMPARE(plot.ghostCount(), 2);
     QCOMPARE(plot.ghostLabel(0), QStringLiteral("params.stepsize.a 0.1 → 0.05"));
+    // DPLAB_SCREENSHOT_DIR=docs/screenshots writes the picture the README shows.
+    if (const QByteArray dir = qgetenv("DPLAB_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        results.reset(*e2);
+        for (int r = 0; r < 2; ++r) {
+            RunBatch batch;
+            batch.run = r;
+            const RepetitionResult &rep = history.current(0, r)->result->points[0].runs[static_cast<std::size_t>(r)].repetitions[0];
+            for (const std::string &n : history.current(0, r)->result->points[0].runs[static_cast<std::size_t>(r)].metricNames)
+                batch.names << QString::fromStdString(n);
+            for (std::size_t k = 0; k < rep.iterations.size(); ++k) {
+                batch.iterations << rep.iterations[k];
+                for (double v : rep.values[k])
+                    batch.values << v;
+            }
+            results.addBatches({batch});
+        }
+        plot.setLogY(true);
+        plot.resize(760, 420);
+        plot.rebuild();
+        plot.resetView();
+        plot.savePng(QString::fromUtf8(dir) + QStringLiteral("/ghost-lines.png"), 760, 420);
+    }
     history.setHidden(history.ghosts(0, 0).first()->id, true);
     QCOMPARE(plot.ghostCount(), 1);
 }

@@ -266,7 +266,9 @@ void MetricPlot::addGhosts()
             mGhosts.push_back(ghost);
             auto *label = new QCPItemText(this);
             label->setText(entry->difference + (entry->pinned ? QStringLiteral(" 📌") : QString()));
-            label->setColor(faint.darker(150));
+            QColor text = colour.darker(120);
+            text.setAlpha(200); // the label must stay readable where the line is faint
+            label->setColor(text);
             label->setFont(QFont(font().family(), std::max(7, font().pointSize() - 2)));
             label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
             label->position->setCoords(x.last(), y.last());
