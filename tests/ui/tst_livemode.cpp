@@ -92,7 +92,6 @@ void TestLiveMode::editStopsTheRunWithin100msAndRestartsTheChangedRuns()
 
     // After the debounce a new run starts by itself and finishes (200 iterations is short).
     QVERIFY(started.wait(5000));
-    QVERIFY(clock.elapsed() >= RunActions::kLiveDebounceMs);
     QVERIFY(finished.wait(30000));
     QCOMPARE(w.controller.lastJobCount(), 2); // both runs: the cancelled ones are not reusable
     QCOMPARE(w.controller.experiment()->iterations, 200);
