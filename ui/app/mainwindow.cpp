@@ -22,6 +22,8 @@
 #include "resultsview.h"
 #include "runactions.h"
 #include "runcontroller.h"
+#include "runhistory.h"
+#include "historywidget.h"
 #include "runstatuswidget.h"
 #include "teachingdock.h"
 #include "wheelguard.h"
@@ -63,6 +65,7 @@ MainWindow::MainWindow(QWidget *parent)
     , mFiles(new ExperimentFiles(mDocument, this))
     , mGraphActions(new GraphActions(mDocument, mScene, mView, mInspector, this))
     , mRunActions(new RunActions(mDocument, mController, mResults, mResultsView, this))
+    , mHistory(new RunHistory(10, this))
     , mExportActions(new ExportActions(mDocument, mController, mRunActions, mResultsView->plotPanel(), this))
     , mRunStatus(new RunStatusWidget(mController, mResults, this))
     , mHelp(new HelpPanel(mDocument, this))
@@ -70,6 +73,8 @@ MainWindow::MainWindow(QWidget *parent)
     setObjectName(QStringLiteral("MainWindow"));
     setAcceptDrops(true);
     WheelGuard::install(); // no field of the window changes under the wheel unless it has the focus
+    mRunActions->setHistory(mHistory);
+    mResultsView->plotPanel()->setHistory(mHistory);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -244,6 +249,8 @@ void MainWindow::createMenus()
     run->addAction(mRunActions->stepAction());
     run->addAction(mRunActions->stopAction());
     run->addAction(mRunActions->resetAction());
+    run->addSeparator();
+    run->addAction(mRunActions->liveAction());
 
     mFiles->fillPresetMenu(menuBar()->addMenu(tr("&Presets")));
 
@@ -310,6 +317,14 @@ void MainWindow::createDocks()
     mHelpDock->setWidget(mHelp);
     addDockWidget(Qt::RightDockWidgetArea, mHelpDock);
     tabifyDockWidget(mInspectorDock, mHelpDock);
+
+    // Run history: every finished result while the window is open; the plots draw the older
+    // ones as ghost lines (ui/model/runhistory.h).
+    mHistoryDock = new QDockWidget(tr("History"), this);
+    mHistoryDock->setObjectName(QStringLiteral("HistoryDock"));
+    mHistoryDock->setWidget(new HistoryWidget(mHistory, mDocument, mHistoryDock));
+    addDockWidget(Qt::RightDockWidgetArea, mHistoryDock);
+    tabifyDockWidget(mHelpDock, mHistoryDock);
     mInspectorDock->raise();
 
     mPlotDock = new QDockWidget(tr("Results"), this);
@@ -320,6 +335,7 @@ void MainWindow::createDocks()
     mViewMenu->addAction(mPanelDock->toggleViewAction());
     mViewMenu->addAction(mInspectorDock->toggleViewAction());
     mViewMenu->addAction(mHelpDock->toggleViewAction());
+    mViewMenu->addAction(mHistoryDock->toggleViewAction());
     mViewMenu->addAction(mPlotDock->toggleViewAction());
 
     // Teaching: playback, messages, eavesdropper, ε frontier, presentation mode (ui/teaching).

@@ -28,6 +28,7 @@ class ExperimentDocument;
 class ExperimentFiles;
 class ExperimentPanel;
 class HelpPanel;
+class RunHistory;
 class ComparisonView;
 class GraphActions;
 class GraphScene;
@@ -57,6 +58,7 @@ public:
     ExperimentFiles *files() const { return mFiles; }
     GraphActions *graphActions() const { return mGraphActions; }
     RunActions *runActions() const { return mRunActions; }
+    RunHistory *runHistory() const { return mHistory; }
     ExportActions *exportActions() const { return mExportActions; }
     GraphScene *graphScene() const { return mScene; }
     GraphView *graphView() const { return mView; }
@@ -138,6 +140,7 @@ private:
     ExperimentFiles *mFiles;
     GraphActions *mGraphActions;
     RunActions *mRunActions;
+    RunHistory *mHistory;
     ExportActions *mExportActions;
     RunStatusWidget *mRunStatus;
     HelpPanel *mHelp;
@@ -145,6 +148,7 @@ private:
     QDockWidget *mInspectorDock = nullptr;
     QDockWidget *mPlotDock = nullptr;
     QDockWidget *mHelpDock = nullptr;
+    QDockWidget *mHistoryDock = nullptr;
     QByteArray mDefaultState;
     QActionGroup *mScaleGroup = nullptr;
     bool mDocksChecked = false;

@@ -5,6 +5,7 @@
 #include "liveresults.h"
 #include "metricnames.h"
 #include "plotstyle.h"
+#include "runhistory.h"
 #include "textconvert.h"
 
 #include <QHelpEvent>
@@ -294,11 +295,68 @@ void MetricPlot::configureAxis()
     yAxis->setLabel(metricFormula(mMetric));
 }
 
+void MetricPlot::setHistory(const RunHistory *history)
+{
+    if (mHistory)
+        disconnect(mHistory, nullptr, this, nullptr);
+    mHistory = history;
+    if (mHistory)
+        connect(mHistory, &RunHistory::changed, this, &MetricPlot::rebuild);
+    rebuild();
+}
+
+QString MetricPlot::ghostLabel(int i) const
+{
+    return i >= 0 && i < mGhostLabels.size() ? mGhostLabels[i]->text() : QString();
+}
+
+void MetricPlot::addGhosts()
+{
+    for (QCPItemText *label : std::as_const(mGhostLabels))
+        removeItem(label);
+    mGhostLabels.clear();
+    mGhosts.clear();
+    if (!mHistory || mMetric.isEmpty())
+        return;
+    for (int r = 0; r < mResults->runCount(); ++r) {
+        const QColor colour = r < mColors.size() ? mColors[r] : ExperimentDocument::defaultRunColor(r);
+        for (const HistoryEntry *entry : mHistory->ghosts(mPoint, r)) {
+            QVector<double> x;
+            const QVector<double> y = RunHistory::mean(*entry, mMetric, &x);
+            if (!mXMetric.isEmpty())
+                x = RunHistory::mean(*entry, mXMetric, nullptr);
+            if (y.isEmpty() || x.size() != y.size())
+                continue;
+            QColor faint = colour;
+            faint.setAlpha(70);
+            QPen pen(faint, 1.2, Qt::DashLine);
+            QCPGraph *ghost = addGraph();
+            ghost->setPen(pen);
+            ghost->removeFromLegend();
+            ghost->setData(x, y, true);
+            ghost->setAdaptiveSampling(true);
+            ghost->setSelectable(QCP::stNone);
+            mGhosts.push_back(ghost);
+            auto *label = new QCPItemText(this);
+            label->setText(entry->difference + (entry->pinned ? QStringLiteral(" 📌") : QString()));
+            QColor text = colour.darker(120);
+            text.setAlpha(200); // the label must stay readable where the line is faint
+            label->setColor(text);
+            label->setFont(QFont(font().family(), std::max(7, font().pointSize() - 2)));
+            label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+            label->position->setCoords(x.last(), y.last());
+            label->setClipToAxisRect(true);
+            mGhostLabels.push_back(label);
+        }
+    }
+}
+
 void MetricPlot::rebuild()
 {
     clearGraphs();
     mRuns.clear();
     mValueRanges.clear();
+    addGhosts();
     const int runs = mResults->runCount();
     for (int r = 0; r < runs; ++r) {
         RunGraphs g;

@@ -21,6 +21,7 @@
 namespace dplab {
 
 class LiveResults;
+class RunHistory;
 
 class MetricPlot : public QCustomPlot
 {
@@ -71,6 +72,14 @@ public:
     /** The pause between two redraws of a streaming plot when the streaming plots' redraws
      *  take `costMs` milliseconds together (QCustomPlot's running average per plot, summed). */
     static int liveReplotInterval(double costMs);
+    /** Draws the older results of each run in `history` (not hidden) as faint dashed "ghost"
+     *  lines behind the current curves, each labelled at its end by what differed
+     *  (RunHistory::difference); null: no ghosts. */
+    void setHistory(const RunHistory *history);
+    /** Ghost lines drawn (tests). */
+    int ghostCount() const { return mGhosts.size(); }
+    /** The label of ghost line i (tests). */
+    QString ghostLabel(int i) const;
     /** Points drawn for a run's mean line (tests). */
     int pointCount(int run) const;
     /** The mean line of a run (tests, export). */
@@ -118,10 +127,14 @@ private:
     void appendAgentRows(int run);
     void appendAlternativeRows(int run);
     void updateLegend();
+    void addGhosts();
     void autoRange();
     void configureAxis();
 
     LiveResults *mResults;
+    const RunHistory *mHistory = nullptr;
+    QVector<QCPGraph *> mGhosts;
+    QVector<QCPItemText *> mGhostLabels;
     QString mMetric;
     QString mXMetric;
     int mPoint = 0;

@@ -132,6 +132,12 @@ bool PlotPanel::barWrapped() const
     return mBar->isWrapped();
 }
 
+void PlotPanel::setHistory(const RunHistory *history)
+{
+    for (MetricPlot *plot : std::as_const(mPlots))
+        plot->setHistory(history);
+}
+
 void PlotPanel::setRunColors(const QVector<QColor> &colors)
 {
     for (MetricPlot *plot : std::as_const(mPlots))

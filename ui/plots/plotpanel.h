@@ -20,6 +20,7 @@ class QLabel;
 namespace dplab {
 
 class LiveResults;
+class RunHistory;
 class MetricPlot;
 class WrappingBar;
 struct ExperimentResult;
@@ -35,6 +36,8 @@ public:
 
     MetricPlot *plot(int index) const { return mPlots.value(index); }
     void setRunColors(const QVector<QColor> &colors);
+    /** Every plot draws the run history's ghost lines (MetricPlot::setHistory). */
+    void setHistory(const RunHistory *history);
     /** Legend suffixes per plot index (e.g. accountant names for the ε plot). */
     void setRunSuffixes(int plot, const QStringList &suffixes);
     QString accuracyMetric() const;

@@ -5,6 +5,8 @@
 #include "liveresults.h"
 #include "nonblockingwarning.h"
 #include "resultsview.h"
+#include "runhistory.h"
+#include "rerunplan.h"
 #include "runcontroller.h"
 #include "textconvert.h"
 
@@ -20,6 +22,8 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStyle>
+#include <QThread>
+#include <QTimer>
 #include <QWidget>
 
 namespace dplab {
@@ -54,6 +58,18 @@ RunActions::RunActions(ExperimentDocument *document, RunController *controller, 
     mResetAction = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("R&eset"), this);
     mResetAction->setToolTip(tr("Stop and clear the plots"));
     connect(mResetAction, &QAction::triggered, this, &RunActions::resetRun);
+    mLiveAction = new QAction(tr("&Live Mode"), this);
+    mLiveAction->setCheckable(true);
+    mLiveAction->setToolTip(tr("Re-run the changed runs after every edit (short runs only)"));
+    mLiveTimer = new QTimer(this);
+    mLiveTimer->setSingleShot(true);
+    mLiveTimer->setInterval(kLiveDebounceMs);
+    connect(mLiveTimer, &QTimer::timeout, this, &RunActions::startLive);
+    connect(mDocument, &ExperimentDocument::changed, this, &RunActions::onDocumentEdited);
+    connect(mLiveAction, &QAction::toggled, this, [this](bool on) {
+        if (!on)
+            mLiveTimer->stop();
+    });
 
     connect(mController, &RunController::batchesArrived, mResults, &LiveResults::addBatches);
     connect(mController, &RunController::eventsArrived, mResults, &LiveResults::addEvents);
@@ -120,7 +136,8 @@ bool RunActions::start(bool paused, std::uint64_t memoryLimit)
     auto fail = [this](const QString &why) {
         mLastRunError = why;
         emit message(tr("Cannot run: %1").arg(mLastRunError), 15000);
-        showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
+        if (!mLiveStart)
+            showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
         return false;
     };
     // First the estimate without any limit (nothing is loaded or allocated), then the choice.
@@ -130,6 +147,10 @@ bool RunActions::start(bool paused, std::uint64_t memoryLimit)
     const double physical = double(ResourceLimits::physicalMemory());
     const double limit = memoryLimit ? double(memoryLimit) : double(ResourceLimits{}.memoryLimit());
     const MemoryPlan plan = planMemory(*resolved, limit, physical);
+    if (mLiveStart && plan.asks()) { // live mode never asks: a large run waits for Run
+        emit message(tr("Live: a large run — press Run"), 10000);
+        return false;
+    }
     if (memoryLimit == 0 && plan.asks()) {
         const QString limitText = toQString(formatBytes(limit));
         const QString what = plan.overLimit
@@ -209,6 +230,7 @@ bool RunActions::start(bool paused, std::uint64_t memoryLimit)
     for (int r = 0; r < static_cast<int>(shared->runs.size()); ++r)
         colors.push_back(mDocument->runColor(r));
     mViews->prepareRun(*shared, colors);
+    mStartedDocument = mDocument->toJson();
     if (!mController->start(shared, paused))
         return false;
     updateRunStatuses();
@@ -279,10 +301,72 @@ bool RunActions::hasFinishedRun() const
            && !mController->lastResult()->points.empty();
 }
 
+void RunActions::onDocumentEdited()
+{
+    if (!mLiveAction->isChecked())
+        return;
+    // Stop at once (the runner polls every iteration), start after the edits settle.
+    if (mController->isActive())
+        mController->stop();
+    mLiveTimer->start();
+}
+
+void RunActions::startLive()
+{
+    if (!mLiveAction->isChecked())
+        return;
+    if (mController->isActive()) {
+        mLiveTimer->start(); // still stopping: try again shortly
+        return;
+    }
+    auto experiment = mDocument->resolve();
+    if (!experiment) {
+        emit message(tr("Live: %1").arg(toQString(experiment.error().toString())), 8000);
+        return;
+    }
+    const double seconds = estimatedSeconds(*experiment);
+    if (seconds > kLiveMaxSeconds) {
+        emit message(tr("Live: this run would take about %1 s — press Run").arg(seconds, 0, 'f', 0), 10000);
+        return;
+    }
+    mLiveStart = true;
+    start(false);
+    mLiveStart = false;
+}
+
+double RunActions::estimatedSeconds(const Experiment &experiment) const
+{
+    if (mSecondsPerAgentIteration < 0)
+        return -1.0;
+    const std::shared_ptr<const Experiment> previous = mController->experiment();
+    const std::shared_ptr<const ExperimentResult> result = mController->lastResult();
+    const RerunPlan plan = planRerun(experiment, previous.get(), result.get());
+    const double work = double(plan.changedRuns()) * double(experiment.repetitions) * double(experiment.iterations)
+                        * double(std::max(1, experiment.graph.nodeCount()));
+    const int threads = std::max(1, QThread::idealThreadCount());
+    return mSecondsPerAgentIteration * work / threads;
+}
+
 void RunActions::onFinished(std::shared_ptr<const ExperimentResult> result)
 {
+    if (result && mController->experiment()) {
+        // Wall time per agent-iteration over the jobs that ran (live mode's estimate).
+        double seconds = 0.0, work = 0.0;
+        const double agents = std::max(1, mController->experiment()->graph.nodeCount());
+        for (const PointResult &point : result->points)
+            for (const RunResult &run : point.runs)
+                for (const RepetitionResult &rep : run.repetitions)
+                    if (!rep.skipped && rep.wallSeconds > 0 && !rep.iterations.empty()) {
+                        seconds += rep.wallSeconds;
+                        work += double(rep.iterations.back()) * agents;
+                    }
+        if (work > 0)
+            mSecondsPerAgentIteration = seconds / work;
+    }
     if (result && !result->points.empty()) {
         mViews->showResult(mController->experiment(), result);
+        if (mHistory)
+            mHistory->addResult(mStartedDocument, mController->experiment(), result);
         if (result->diverged())
             emit message(tr("A run diverged: its curve stops at the divergence"), 10000);
     }

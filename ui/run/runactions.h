@@ -8,6 +8,8 @@
 // Threading: GUI thread (the run itself is on the controller's worker thread).
 #pragma once
 
+#include "dplab/common/params.h"
+
 #include <QObject>
 #include <QStringList>
 
@@ -17,12 +19,14 @@
 #include <memory>
 
 class QAction;
+class QTimer;
 class QWidget;
 
 namespace dplab {
 
 class ExperimentDocument;
 class LiveResults;
+class RunHistory;
 class ResultsView;
 class RunController;
 struct Experiment;
@@ -42,6 +46,15 @@ public:
     QAction *stepAction() const { return mStepAction; }
     QAction *stopAction() const { return mStopAction; }
     QAction *resetAction() const { return mResetAction; }
+    /** Run ▸ Live Mode (checkable, off by default): every edit of the document stops the run in
+     *  flight at once and, after kLiveDebounceMs without further edits, starts the runs that
+     *  changed; a run estimated to take more than kLiveMaxSeconds waits for Run instead. */
+    QAction *liveAction() const { return mLiveAction; }
+    static constexpr int kLiveDebounceMs = 300;
+    static constexpr double kLiveMaxSeconds = 3.0;
+    /** Seconds a run of `experiment` would take, from the wall time per agent-iteration of the
+     *  last finished run (reused runs cost nothing); negative when nothing was measured yet. */
+    double estimatedSeconds(const Experiment &experiment) const;
 
     /** Validates the document and starts a run (paused: waits for Step). False with
      *  lastRunError() when the experiment does not validate. Over the memory limit (or with a
@@ -70,6 +83,8 @@ public:
     static double estimatedRecordingBytes(const Experiment &experiment);
     /** Above this estimate a run asks first (and proposes a recording interval that fits). */
     static constexpr double kRecordingWarnBytes = 512.0 * 1024 * 1024;
+    /** Every finished result goes into `history` with the document it was run from. */
+    void setHistory(RunHistory *history) { mHistory = history; }
     /** Whether a run has finished (and none is active). */
     bool hasFinishedRun() const;
     /** The last message shown for a failed start or run (tests). */
@@ -95,10 +110,18 @@ private:
     void updateRunStatuses();
     void onFinished(std::shared_ptr<const ExperimentResult> result);
     void onFailed(const QString &message);
+    void onDocumentEdited();
+    void startLive();
 
     ExperimentDocument *mDocument;
     RunController *mController;
     LiveResults *mResults;
+    RunHistory *mHistory = nullptr;
+    QAction *mLiveAction = nullptr;
+    QTimer *mLiveTimer = nullptr;
+    bool mLiveStart = false; ///< a live start is running: failures go to the status bar only
+    double mSecondsPerAgentIteration = -1.0; ///< measured on the last finished run
+    Json mStartedDocument; ///< the document of the run in flight (for the history)
     ResultsView *mViews;
     QWidget *mWindow;
     QString mLastRunError;

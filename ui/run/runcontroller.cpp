@@ -22,7 +22,7 @@ RunController::RunController(QObject *parent)
         if (!outcome)
             return;
         if (outcome->result)
-            onWorkerFinished(std::move(outcome->result));
+            onWorkerFinished(std::move(outcome->result), outcome->jobsRun);
         else
             onWorkerFailed(outcome->error);
     });
@@ -63,10 +63,17 @@ qint64 RunController::iterationsTotal() const
     return mFeed->total();
 }
 
+void RunController::forgetReusable()
+{
+    mReusableExperiment.reset();
+    mReusableResult.reset();
+}
+
 void RunController::forgetLastRun()
 {
     if (isActive())
         return;
+    forgetReusable();
     mFeed->clear();
     mResult.reset();
     mExperiment.reset();
@@ -100,7 +107,13 @@ bool RunController::start(std::shared_ptr<const Experiment> experiment, bool pau
         threads = static_cast<int>(std::min<std::size_t>(
             256, points * mExperiment->runs.size() * static_cast<std::size_t>(mExperiment->repetitions)));
     }
-    mWorker->post({mExperiment, mControl, threads});
+    RunWorker::Job job{mExperiment, mControl, threads, nullptr, nullptr};
+    if (mReuse && !paused && mReusableResult) {
+        job.plan = std::make_shared<const RerunPlan>(
+            planRerun(*mExperiment, mReusableExperiment.get(), mReusableResult.get()));
+        job.previous = mReusableResult;
+    }
+    mWorker->post(std::move(job));
     emit runRequested();
     return true;
 }
@@ -176,11 +189,14 @@ void RunController::drain()
     }
 }
 
-void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> result)
+void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> result, int jobsRun)
 {
     drain();
     stopClock();
     mResult = std::move(result);
+    mLastJobs = jobsRun;
+    mReusableExperiment = mExperiment;
+    mReusableResult = mResult;
     mControl.reset();
     setState(State::Idle);
     emit finished(mResult);

@@ -51,6 +51,13 @@ public:
     qint64 iterationsTotal() const;
     /** The experiment of the current (or last) run. */
     std::shared_ptr<const Experiment> experiment() const { return mExperiment; }
+    /** Re-run only what changed (default on): start() reuses every run of the last finished
+     *  result whose run identity is unchanged (rerunplan.h); off, or when starting paused,
+     *  every run runs. */
+    void setReuseUnchanged(bool reuse) { mReuse = reuse; }
+    bool reuseUnchanged() const { return mReuse; }
+    /** Jobs the runner received in the last finished run (reused runs are not jobs). */
+    int lastJobCount() const { return mLastJobs; }
     /** The result of the last finished run (null before). */
     std::shared_ptr<const ExperimentResult> lastResult() const { return mResult; }
 
@@ -59,6 +66,8 @@ public slots:
      *  waits before the first iteration (for Step), and every job gets its own thread (unless
      *  setThreads() fixed the count) so that a step moves every repetition of every run. */
     bool start(std::shared_ptr<const dplab::Experiment> experiment, bool paused = false);
+    /** Forgets what start() could reuse (e.g. a data file changed under the same name). */
+    void forgetReusable();
     void pause();
     void resume();
     /** While paused: every active repetition advances exactly one iteration. */
@@ -87,7 +96,7 @@ signals:
 private:
     void onDataReady();
     void drain();
-    void onWorkerFinished(std::shared_ptr<const ExperimentResult> result);
+    void onWorkerFinished(std::shared_ptr<const ExperimentResult> result, int jobsRun);
     void onWorkerFailed(const QString &message);
     void setState(State state);
 
@@ -97,6 +106,11 @@ private:
     std::shared_ptr<RunControl> mControl;
     std::shared_ptr<const Experiment> mExperiment;
     std::shared_ptr<const ExperimentResult> mResult;
+    /** The last finished experiment and result, kept across start() for reuse. */
+    std::shared_ptr<const Experiment> mReusableExperiment;
+    std::shared_ptr<const ExperimentResult> mReusableResult;
+    bool mReuse = true;
+    int mLastJobs = 0;
     State mState = State::Idle;
     int mThreads = 0;
     int mInterval = 50;

@@ -142,28 +142,38 @@ void RunWorker::runPosted()
         job.swap(mJob);
     }
     if (job)
-        run(std::move(job->experiment), std::move(job->control), job->threads);
+        run(std::move(job->experiment), std::move(job->control), job->threads, std::move(job->plan),
+            std::move(job->previous));
 }
 
-void RunWorker::run(std::shared_ptr<const Experiment> experiment, std::shared_ptr<RunControl> control, int threads)
+void RunWorker::run(std::shared_ptr<const Experiment> experiment, std::shared_ptr<RunControl> control, int threads,
+                    std::shared_ptr<const RerunPlan> plan, std::shared_ptr<const ExperimentResult> previous)
 {
     try {
         RunnerOptions options;
         options.threads = threads;
         options.batchSize = 1; // the feed batches; single steps must show at once
         options.onWorkerStart = yieldToTheGui;
-        Runner runner(options);
         FeedObserver observer(this, mFeed.get());
-        auto result = runner.run(*experiment, &observer, control.get());
+        int jobsRun = 0;
+        Result<ExperimentResult> result = ExperimentResult();
+        if (plan) {
+            result = runChanged(*experiment, *plan, previous.get(), options, &observer, control.get(), &jobsRun);
+        } else {
+            Runner runner(options);
+            result = runner.run(*experiment, &observer, control.get());
+            if (result)
+                jobsRun = static_cast<int>(result->jobs.size());
+        }
         if (!result) {
-            end({nullptr, toQString(result.error().toString())});
+            end({nullptr, toQString(result.error().toString()), 0});
             return;
         }
-        end({std::make_shared<const ExperimentResult>(std::move(result.value())), QString()});
+        end({std::make_shared<const ExperimentResult>(std::move(result.value())), QString(), jobsRun});
     } catch (const std::exception &e) {
-        end({nullptr, tr("the run failed: %1").arg(QString::fromUtf8(e.what()))});
+        end({nullptr, tr("the run failed: %1").arg(QString::fromUtf8(e.what())), 0});
     } catch (...) {
-        end({nullptr, tr("the run failed with an unknown error")});
+        end({nullptr, tr("the run failed with an unknown error"), 0});
     }
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "dplab/engine/runner.h"
+#include "rerunplan.h"
 
 #include <QObject>
 #include <QString>
@@ -38,6 +39,9 @@ public:
         std::shared_ptr<const Experiment> experiment;
         std::shared_ptr<RunControl> control;
         int threads = 0;
+        /** Runs to reuse from `previous` instead of running (null: run everything). */
+        std::shared_ptr<const RerunPlan> plan;
+        std::shared_ptr<const ExperimentResult> previous;
     };
     /** Any thread: the job the next runPosted() runs. */
     void post(Job job);
@@ -47,12 +51,14 @@ public:
     {
         std::shared_ptr<const ExperimentResult> result;
         QString error;
+        int jobsRun = 0; ///< jobs the runner received (reused runs are not jobs)
     };
     /** Any thread, after ended(): the outcome of the last run, once. */
     std::optional<Outcome> takeOutcome();
 
     void run(std::shared_ptr<const dplab::Experiment> experiment, std::shared_ptr<dplab::RunControl> control,
-             int threads);
+             int threads, std::shared_ptr<const RerunPlan> plan = nullptr,
+             std::shared_ptr<const ExperimentResult> previous = nullptr);
 
 public slots:
     /** Worker thread: runs the posted job, if any. */
