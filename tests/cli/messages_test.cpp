@@ -13,7 +13,7 @@
 #include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 #include <nlohmann/json.hpp>
 

@@ -15,7 +15,7 @@
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
-#include "dplab/privacy/schedule.h"
+#include "dplab/common/schedule.h"
 
 namespace dplab::example {
 
