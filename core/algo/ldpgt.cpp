@@ -107,7 +107,7 @@ public:
         mNextS.resize(n, d);
         mKappa.resize(n);
         mScale.resize(n);
-        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseS, ctx.compressor);
+        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
         mChannelTheta = Broadcast("theta", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
         mIteration = 0;
         mBits = 0;

@@ -17,7 +17,7 @@
 //     Σ_i v_{i,k} = Σ_i Σ_{t<k} ξ_{v_i,t}
 //     x̄_{k+1} = x̄_k + ξ̄_{x,k} − η ḡ_k − η ω v̄_k,   ḡ_k = (1/n) Σ_i ∇f_i(x_{i,k}).
 //
-// Randomness: ξ_x from noise.stream(i, NoiseX), ξ_v from noise.stream(i, NoiseV), compressor
+// Randomness: ξ_x from noise.stream(i, NoiseX), ξ_v from noise.stream(i, NoiseY), compressor
 // randomness from noise.stream(i, Compressor). Bits: one compressed message per agent and
 // iteration.
 #include "algo/paper001common.h"
@@ -57,7 +57,7 @@ public:
         if (Status s = paper001::calibrate(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2); !s)
             return s;
         mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, sx, q, d);
-        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseV, s2, q, d);
+        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, s2, q, d);
         mCompressorRng = paper001::compressorStreams(ctx.noise, n);
         mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
 

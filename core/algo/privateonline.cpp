@@ -282,7 +282,7 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
     mRow.resize(mD);
     mDirection.resize(mD);
     mGossip = AcceleratedGossip(ctx.W, mTheta, mD);
-    mChannel = Broadcast("d", mN, mD, ctx.noise, RngPurpose::NoiseD, ctx.compressor);
+    mChannel = Broadcast("d", mN, mD, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
     mBlocksDone = mGossipDone = mProjections = mLinearMinimizations = 0;
     mIteration = 0;
     mBits = 0;

@@ -210,7 +210,7 @@ public:
             }
         }
         mScale.resize(n);
-        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseS, ctx.compressor);
+        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
         mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
         mIteration = 0;
         mBits = 0;

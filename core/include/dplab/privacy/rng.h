@@ -25,19 +25,14 @@ namespace dplab {
 /** What a stream is used for; part of the stream key so that purposes never share numbers. */
 enum class RngPurpose : std::uint64_t {
     Init = 1,       ///< random initial decisions
-    // One purpose per message channel, named after the variable the channel carries, so two
-    // channels of one algorithm never share a stream and a channel's name says which it is.
-    NoiseX = 2,     ///< DP noise on the decision message x
-    NoiseY = 3,     ///< DP noise on the gradient tracker y (push-pull, gradient tracking, DiaDSP, PGTC)
+    NoiseX = 2,     ///< DP noise on the primal / decision message
+    NoiseY = 3,     ///< DP noise on the tracker / dual message
     NoiseZ = 4,     ///< a third noisy message, where an algorithm has one
     Compressor = 5, ///< randomness inside a compressor (dither, rand-k)
     Data = 6,       ///< synthetic data and splits
     Graph = 7,      ///< random graph generators
     Stream = 8,     ///< online data streams (order of samples)
-    Other = 9,
-    NoiseS = 10,    ///< DP noise on the tracker s (LDP-GT, robust DP-GT)
-    NoiseV = 11,    ///< DP noise on the dual variable v (PPDC)
-    NoiseD = 12     ///< DP noise on the broadcast d of the private online learners (paper 002)
+    Other = 9
 };
 
 class Rng
