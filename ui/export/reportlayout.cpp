@@ -496,7 +496,7 @@ public:
             const ReportBlock *afterNext = k + 2 < blocks.size() ? &blocks[k + 2] : nullptr;
             switch (b.kind) {
             case ReportBlock::Kind::Title:
-                placeText(mFlow, layoutRuns(b.text, mFonts.title, kTextWidth, mDevice), textStyle(kText, 0, 6));
+                title(b);
                 break;
             case ReportBlock::Kind::Heading:
             case ReportBlock::Kind::Subheading:
@@ -505,37 +505,18 @@ public:
             case ReportBlock::Kind::Paragraph:
                 paragraph(b, next);
                 break;
-            case ReportBlock::Kind::Code: {
-                TextStyle style = textStyle(kText, 3, 6, 8, 3);
-                style.fill = kCodeFill;
-                placeText(mFlow, layoutText(toQString(b.plainText()), mFonts.code, kTextWidth - 16, mDevice), style);
+            case ReportBlock::Kind::Code:
+                code(b);
                 break;
-            }
             case ReportBlock::Kind::List:
-                for (const auto &item : b.rows) {
-                    TextStyle style = textStyle(b.style == ReportBlock::Style::Warning ? kWarn : kText, 1, 1, 14);
-                    style.bullet = QStringLiteral("•");
-                    style.bulletFont = mFonts.body;
-                    placeText(mFlow, layoutText(toQString(item.empty() ? std::string() : item.front()), mFonts.body,
-                                                kTextWidth - 14, mDevice),
-                              style);
-                }
-                mFlow.space(4);
+                list(b);
                 break;
             case ReportBlock::Kind::Table:
                 placeTable(mFlow, layoutTable(b.header, b.rows, mFonts, kTextWidth, mDevice), kMargin, mTables++);
                 break;
             case ReportBlock::Kind::Pictures:
-                if (b.group == "graph") {
-                    if (next && next->kind == ReportBlock::Kind::Table) {
-                        graphWithTable(*next);
-                        ++k; // the table is placed
-                    } else {
-                        graphWithTable(ReportBlock());
-                    }
-                } else {
-                    grid(b);
-                }
+                if (picturesBlock(b, next))
+                    ++k; // the table beside the graph is placed
                 break;
             }
         }
@@ -543,6 +524,47 @@ public:
     }
 
 private:
+    void title(const ReportBlock &b)
+    {
+        placeText(mFlow, layoutRuns(b.text, mFonts.title, kTextWidth, mDevice), textStyle(kText, 0, 6));
+    }
+
+    void code(const ReportBlock &b)
+    {
+        TextStyle style = textStyle(kText, 3, 6, 8, 3);
+        style.fill = kCodeFill;
+        placeText(mFlow, layoutText(toQString(b.plainText()), mFonts.code, kTextWidth - 16, mDevice), style);
+    }
+
+    /** One bulleted paragraph per item. */
+    void list(const ReportBlock &b)
+    {
+        for (const auto &item : b.rows) {
+            TextStyle style = textStyle(b.style == ReportBlock::Style::Warning ? kWarn : kText, 1, 1, 14);
+            style.bullet = QStringLiteral("•");
+            style.bulletFont = mFonts.body;
+            placeText(mFlow, layoutText(toQString(item.empty() ? std::string() : item.front()), mFonts.body,
+                                        kTextWidth - 14, mDevice),
+                      style);
+        }
+        mFlow.space(4);
+    }
+
+    /** The graph (with the table after it beside it) or the plots grid; true when `next` was placed. */
+    bool picturesBlock(const ReportBlock &b, const ReportBlock *next)
+    {
+        if (b.group != "graph") {
+            grid(b);
+            return false;
+        }
+        if (next && next->kind == ReportBlock::Kind::Table) {
+            graphWithTable(*next);
+            return true;
+        }
+        graphWithTable(ReportBlock());
+        return false;
+    }
+
     TextStyle paragraphStyle(const ReportBlock &b) const
     {
         TextStyle style = textStyle(kText, 2, 4);
@@ -740,6 +762,22 @@ private:
     int mHeadings = 0;
 };
 
+/** The footer of page `k` of `count`: the experiment on the left, the page on the right, in the
+ *  bottom margin. */
+void paintFooter(QCPPainter &painter, const Fonts &fonts, QPaintDevice *device, const QString &footer, int k, int count)
+{
+    painter.save();
+    painter.setFont(fonts.footer);
+    painter.setPen(kMuted);
+    const QRectF band(kMargin, kPageHeight - kMargin + 6, kTextWidth, 14);
+    const QString page = QStringLiteral("page %1 of %2").arg(k + 1).arg(count);
+    const QFontMetricsF metrics(fonts.footer, device);
+    const QString name = metrics.elidedText(footer, Qt::ElideRight, kTextWidth - metrics.horizontalAdvance(page) - 24);
+    painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, name);
+    painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, page);
+    painter.restore();
+}
+
 } // namespace
 
 ReportLayout::ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pictures, QString footer)
@@ -804,17 +842,7 @@ bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pa
             op(painter);
             painter.restore();
         }
-        // Footer: the experiment on the left, the page on the right, in the bottom margin.
-        painter.save();
-        painter.setFont(fonts.footer);
-        painter.setPen(kMuted);
-        const QRectF band(kMargin, kPageHeight - kMargin + 6, kTextWidth, 14);
-        const QString page = QStringLiteral("page %1 of %2").arg(k + 1).arg(count);
-        const QFontMetricsF metrics(fonts.footer, &writer);
-        const QString name = metrics.elidedText(mFooter, Qt::ElideRight, kTextWidth - metrics.horizontalAdvance(page) - 24);
-        painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, name);
-        painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, page);
-        painter.restore();
+        paintFooter(painter, fonts, &writer, mFooter, k, count);
     }
     if (!painter.end()) {
         if (error)
