@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The dplab-cli subcommands that look without running: `validate`, `list` and `graph`
-// (docs/architecture.md §3).
+// (docs/architecture.md §5).
 #pragma once
 
 namespace dplab::cli {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The dplab-cli subcommands that run an experiment or make a results folder from others: `run`,
-// `merge` and `report` (docs/architecture.md §3).
+// `merge` and `report` (docs/architecture.md §5).
 #pragma once
 
 namespace dplab::cli {
