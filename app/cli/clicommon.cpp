@@ -228,9 +228,8 @@ void ConsoleObserver::onStatus(const StatusEvent &e)
             mLastPercent = 100 * e.done / e.total; // redraw only when the percentage changes
             const int width = 40;
             const int filled = static_cast<int>(width * e.done / e.total);
-            std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, ' ') << "] "
-                      << (100 * e.done / e.total) << "%" << std::flush;
-            mBarShown = true;
+            mBar.show("[" + std::string(filled, '#') + std::string(width - filled, ' ') + "] "
+                      + std::to_string(100 * e.done / e.total) + "%");
         }
         break;
     default:
@@ -240,9 +239,20 @@ void ConsoleObserver::onStatus(const StatusEvent &e)
 
 void ConsoleObserver::clearBar()
 {
-    if (mBarShown) {
-        std::cerr << "\r" << std::string(48, ' ') << "\r";
-        mBarShown = false;
+    mBar.clear();
+}
+
+void ProgressLine::show(const std::string &text)
+{
+    std::cerr << "\r" << text << std::flush;
+    mShown = true;
+}
+
+void ProgressLine::clear()
+{
+    if (mShown) {
+        std::cerr << "\r" << std::string(mWidth, ' ') << "\r";
+        mShown = false;
     }
 }
 

@@ -86,6 +86,22 @@ Result<std::unique_ptr<OutputFolder>> openOutputFolder(const std::string &dir, c
 /** Seconds since `started`, for the closing line of a command. */
 double secondsSince(std::chrono::steady_clock::time_point started);
 
+/** A line of progress on stderr, redrawn in place ("\r" and the text) and wiped before any other
+ *  output. */
+class ProgressLine
+{
+public:
+    explicit ProgressLine(int width) : mWidth(width) {}
+    /** Redraws the line with `text`. */
+    void show(const std::string &text);
+    /** Wipes the line when it is shown. */
+    void clear();
+
+private:
+    int mWidth;
+    bool mShown = false;
+};
+
 /** Prints warnings and, on a terminal, a progress bar to stderr. */
 class ConsoleObserver : public RunObserver
 {
@@ -98,7 +114,7 @@ private:
     const Experiment &mExperiment;
     bool mQuiet;
     bool mTty;
-    bool mBarShown = false;
+    ProgressLine mBar{48};
     long long mLastPercent = -1;
 };
 

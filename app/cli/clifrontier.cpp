@@ -48,17 +48,12 @@ public:
             if (percent == mLastPercent)
                 return;
             mLastPercent = percent;
-            std::fprintf(stderr, "\rε %d/%d (%g): %3lld%%", mPoint, mPoints, mEpsilon, percent);
-            mShown = true;
+            char text[80];
+            std::snprintf(text, sizeof text, "ε %d/%d (%g): %3lld%%", mPoint, mPoints, mEpsilon, percent);
+            mLine.show(text);
         }
     }
-    void clear()
-    {
-        if (mShown) {
-            std::cerr << "\r" << std::string(40, ' ') << "\r";
-            mShown = false;
-        }
-    }
+    void clear() { mLine.clear(); }
 
 private:
     bool mQuiet, mTty;
@@ -66,7 +61,7 @@ private:
     int mPoint = 0;
     double mEpsilon = 0;
     long long mLastPercent = -1;
-    bool mShown = false;
+    ProgressLine mLine{40};
 };
 
 } // namespace

@@ -24,6 +24,19 @@
 
 namespace dplab::cli {
 
+namespace {
+
+/** Runs `experiment` with its warnings and a progress bar on stderr (none when `quiet`). */
+Result<ExperimentResult> runOnConsole(const Experiment &experiment, const RunnerOptions &options, bool quiet)
+{
+    ConsoleObserver observer(experiment, quiet);
+    auto result = Runner(options).run(experiment, &observer);
+    observer.clearBar();
+    return result;
+}
+
+} // namespace
+
 int commandRun(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--trace", "--quiet", "--messages"},
@@ -76,10 +89,8 @@ int commandRun(int argc, char **argv)
         return reportError(folder.error());
     InterruptTarget target(folder->get());
     const bool quiet = args->has("--quiet");
-    ConsoleObserver observer(*experiment, quiet);
     const auto started = std::chrono::steady_clock::now();
-    auto result = Runner(options).run(*experiment, &observer);
-    observer.clearBar();
+    auto result = runOnConsole(*experiment, options, quiet);
     if (!result)
         return reportError(result.error());
     std::vector<std::pair<std::string, std::string>> extra;
@@ -242,11 +253,9 @@ int commandReport(int argc, char **argv)
         return reportError(folder.error());
     InterruptTarget target(folder->get());
     const bool quiet = args->has("--quiet");
-    ConsoleObserver observer(*experiment, quiet);
     const auto started = std::chrono::steady_clock::now();
     auto shared = std::make_shared<const Experiment>(std::move(*experiment));
-    auto result = Runner(options).run(*shared, &observer);
-    observer.clearBar();
+    auto result = runOnConsole(*shared, options, quiet);
     if (!result)
         return reportError(result.error());
     if (auto s = stageRunOutputs(**folder, *shared, *result, false); !s)

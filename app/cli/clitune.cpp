@@ -41,20 +41,15 @@ public:
     {
         if (!mShow)
             return;
-        std::fprintf(stderr, "\rtune: round %d, %lld of %lld jobs", p.round, p.jobs, p.budget);
-        mShown = true;
+        char text[96];
+        std::snprintf(text, sizeof text, "tune: round %d, %lld of %lld jobs", p.round, p.jobs, p.budget);
+        mLine.show(text);
     }
-    void clear()
-    {
-        if (mShown) {
-            std::cerr << "\r" << std::string(48, ' ') << "\r";
-            mShown = false;
-        }
-    }
+    void clear() { mLine.clear(); }
 
 private:
     bool mShow;
-    bool mShown = false;
+    ProgressLine mLine{48};
 };
 
 /** The tuning options of the command line (--param, --range, --metric, --log, --compare,
