@@ -184,6 +184,19 @@ Result<Experiment> loadWithOverrides(const std::string &path, const Args &args, 
     return e;
 }
 
+Result<Experiment> parseWithOverrides(const std::string &path, const Args &args)
+{
+    auto doc = readJsonFile(path);
+    if (!doc)
+        return doc.error();
+    if (auto s = applyOverrides(*doc, args); !s)
+        return s.error();
+    auto experiment = parseExperiment(*doc, parentDir(path));
+    if (!experiment)
+        return inExperimentFile(experiment.error(), path);
+    return experiment;
+}
+
 Result<std::unique_ptr<OutputFolder>> openOutputFolder(const std::string &dir, const std::string &experimentPath)
 {
     OutputFolder::Options options;

@@ -79,6 +79,10 @@ Error inExperimentFile(Error err, const std::string &path);
  *  resource estimate against the limits); `build` also builds it (loads data). */
 Result<Experiment> loadWithOverrides(const std::string &path, const Args &args, bool build = true);
 
+/** Reads an experiment, applies the overrides and parses it (parseExperiment: resolved with the
+ *  default options and built); errors name the file. */
+Result<Experiment> parseWithOverrides(const std::string &path, const Args &args);
+
 /** Opens --out for writing before anything runs (writable, not the experiment's own files,
  *  not locked by another process); exit-2 errors name --out. */
 Result<std::unique_ptr<OutputFolder>> openOutputFolder(const std::string &dir, const std::string &experimentPath);

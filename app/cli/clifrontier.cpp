@@ -84,14 +84,9 @@ int commandFrontier(int argc, char **argv)
     if (!epsilons)
         return reportError(epsilons.error());
 
-    auto doc = readJsonFile(path);
-    if (!doc)
-        return reportError(doc.error());
-    if (auto s = applyOverrides(*doc, *args); !s)
-        return reportError(s.error());
-    auto experiment = parseExperiment(*doc, parentDir(path));
+    auto experiment = parseWithOverrides(path, *args);
     if (!experiment)
-        return reportError(inExperimentFile(experiment.error(), path));
+        return reportError(experiment.error());
     RunnerOptions runner;
     auto threads = threadsOption(*args);
     if (!threads)

@@ -152,14 +152,9 @@ int commandTune(int argc, char **argv)
     runner.threads = *threads;
 
     const std::string path = args->positional[0];
-    auto doc = readJsonFile(path);
-    if (!doc)
-        return reportError(doc.error());
-    if (auto s = applyOverrides(*doc, *args); !s)
-        return reportError(s.error());
-    auto experiment = parseExperiment(*doc, parentDir(path));
+    auto experiment = parseWithOverrides(path, *args);
     if (!experiment)
-        return reportError(inExperimentFile(experiment.error(), path));
+        return reportError(experiment.error());
     if (auto s = checkTuneOptions(*experiment, *tuneOptions); !s)
         return reportError(inExperimentFile(s.error(), path));
     auto folder = openTuneFolder(*args, path);
