@@ -15,6 +15,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <utility>
 
 namespace dplab::cli {
 
@@ -36,25 +37,15 @@ int main(int argc, char **argv)
         }
     }
     installInterruptHandling();
+    using Command = int (*)(int, char **);
+    const std::pair<const char *, Command> commands[] = {
+        {"run", commandRun},       {"merge", commandMerge}, {"verify", commandVerify},
+        {"validate", commandValidate}, {"list", commandList}, {"graph", commandGraph},
+        {"report", commandReport}, {"frontier", commandFrontier}, {"tune", commandTune}};
     try {
-        if (command == "run")
-            return commandRun(argc, argv);
-        if (command == "merge")
-            return commandMerge(argc, argv);
-        if (command == "verify")
-            return commandVerify(argc, argv);
-        if (command == "validate")
-            return commandValidate(argc, argv);
-        if (command == "list")
-            return commandList(argc, argv);
-        if (command == "graph")
-            return commandGraph(argc, argv);
-        if (command == "report")
-            return commandReport(argc, argv);
-        if (command == "frontier")
-            return commandFrontier(argc, argv);
-        if (command == "tune")
-            return commandTune(argc, argv);
+        for (const auto &[name, run] : commands)
+            if (command == name)
+                return run(argc, argv);
     } catch (...) {
         std::string line;
         const int code = exitCodeOfException(std::current_exception(), &line);
