@@ -23,6 +23,14 @@ namespace dplab {
 
 namespace {
 
+/** The edge as `graph` stores it: undirected graphs store {min, max}. */
+Edge storedForm(const Graph &graph, Edge edge)
+{
+    if (!graph.isDirected() && edge.from > edge.to)
+        std::swap(edge.from, edge.to);
+    return edge;
+}
+
 quint64 edgeKey(const Edge &e)
 {
     return (static_cast<quint64>(static_cast<quint32>(e.from)) << 32) | static_cast<quint32>(e.to);
@@ -440,15 +448,12 @@ void GraphScene::onNodeRemoved(int node)
 
 void GraphScene::onEdgeAdded(const Edge &edge)
 {
-    // Undirected graphs store {min, max}: find the stored form.
     if (mLayer) {
         mLayer->setEdges(mDocument->graph());
         emit denseEdgesChanged();
         return;
     }
-    Edge stored = edge;
-    if (!mDocument->graph().isDirected() && stored.from > stored.to)
-        std::swap(stored.from, stored.to);
+    const Edge stored = storedForm(mDocument->graph(), edge);
     createEdgeItem(stored);
     updateParallel(stored);
     updateLabels();
@@ -461,9 +466,7 @@ void GraphScene::onEdgeRemoved(const Edge &edge)
         emit denseEdgesChanged();
         return;
     }
-    Edge stored = edge;
-    if (!mDocument->graph().isDirected() && stored.from > stored.to)
-        std::swap(stored.from, stored.to);
+    const Edge stored = storedForm(mDocument->graph(), edge);
     if (EdgeItem *item = mEdges.take(edgeKey(stored)))
         delete item;
     updateParallel(Edge{stored.to, stored.from});
