@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // dplab-cli end to end: outputs, determinism, list/graph, and clear errors for bad input.
+#include "../common/ringquadratic.h"
 #include "clitest.h"
 
 #include <nlohmann/json.hpp>
@@ -18,18 +19,7 @@ using Json = nlohmann::json;
 /** A small valid experiment: 4 agents, undirected ring, 2-D quadratic, gradient tracking. */
 Json baseExperiment()
 {
-    return Json::parse(R"({
-      "format": "dplab-experiment", "version": 1, "name": "cli test", "seed": 3,
-      "iterations": 50, "repetitions": 3, "record_every": 5,
-      "graph": { "directed": false, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0]],
-                 "weights": { "scheme": "metropolis" } },
-      "problem": { "type": "quadratic", "dimension": 2,
-                   "agents": [ {"A": [[2,0],[0,1]], "b": [1,0]}, {"A": [[1,0],[0,2]], "b": [0,1]},
-                               {"A": [[3,1],[1,2]], "b": [1,1]}, {"A": [[1,0],[0,1]], "b": [-1,0]} ] },
-      "runs": [ { "label": "GT", "algorithm": "gradient-tracking", "params": { "stepsize": 0.1 },
-                  "privacy": { "noise_x": 0.01 }, "init": { "type": "random" } },
-                { "label": "DGD", "algorithm": "dgd", "params": { "stepsize": 0.1 } } ]
-    })");
+    return ringQuadraticExperiment("cli test", 3, 50, 3, 5, gradientTrackingAndDgd(0.01));
 }
 
 TEST(CliRun, WritesTheContractFiles)

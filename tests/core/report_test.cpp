@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Run reports without Qt: privacy statements, parameter formatting, the HTML content, and the
 // per-agent ε / final-values CSV writers.
+#include "../common/ringquadratic.h"
 #include "dplab/engine/report.h"
 #include "dplab/engine/writers.h"
 
@@ -14,19 +15,11 @@ namespace {
 
 Json smallExperiment()
 {
-    return Json::parse(R"({
-      "format": "dplab-experiment", "version": 1, "name": "report <test>", "seed": 11,
-      "iterations": 30, "repetitions": 2, "record_every": 5,
-      "graph": { "directed": false, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0]],
-                 "weights": { "scheme": "metropolis" } },
-      "problem": { "type": "quadratic", "dimension": 2,
-                   "agents": [ {"A": [[2,0],[0,1]], "b": [1,0]}, {"A": [[1,0],[0,2]], "b": [0,1]},
-                               {"A": [[3,1],[1,2]], "b": [1,1]}, {"A": [[1,0],[0,1]], "b": [-1,0]} ] },
-      "runs": [ { "label": "GT noisy", "algorithm": "gradient-tracking",
-                  "params": { "stepsize": {"type": "polynomial", "a": 0.1, "t0": 1, "p": 0.6} },
-                  "privacy": { "noise_x": 0.01 } },
-                { "label": "DGD", "algorithm": "dgd", "params": { "stepsize": 0.1 } } ]
-    })");
+    return test::ringQuadraticExperiment("report <test>", 11, 30, 2, 5, Json::parse(R"([
+      { "label": "GT noisy", "algorithm": "gradient-tracking",
+        "params": { "stepsize": {"type": "polynomial", "a": 0.1, "t0": 1, "p": 0.6} },
+        "privacy": { "noise_x": 0.01 } },
+      { "label": "DGD", "algorithm": "dgd", "params": { "stepsize": 0.1 } } ])"));
 }
 
 struct Ran {

@@ -3,6 +3,7 @@
 // folder written, read and written again gives the same bytes; shards of any split merge into
 // the files of the whole run; the job split is balanced and a job's numbers do not depend on
 // its shard.
+#include "../common/ringquadratic.h"
 #include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/results.h"
@@ -23,19 +24,9 @@ namespace fs = std::filesystem;
 
 Json sweepExperiment()
 {
-    return Json::parse(R"({
-      "format": "dplab-experiment", "version": 1, "name": "results test", "seed": 5,
-      "iterations": 40, "repetitions": 3, "record_every": 7,
-      "graph": { "directed": false, "nodes": 4, "edges": [[0,1],[1,2],[2,3],[3,0]],
-                 "weights": { "scheme": "metropolis" } },
-      "problem": { "type": "quadratic", "dimension": 2,
-                   "agents": [ {"A": [[2,0],[0,1]], "b": [1,0]}, {"A": [[1,0],[0,2]], "b": [0,1]},
-                               {"A": [[3,1],[1,2]], "b": [1,1]}, {"A": [[1,0],[0,1]], "b": [-1,0]} ] },
-      "runs": [ { "label": "GT", "algorithm": "gradient-tracking", "params": { "stepsize": 0.1 },
-                  "privacy": { "noise_x": 0.05 }, "init": { "type": "random" } },
-                { "label": "DGD", "algorithm": "dgd", "params": { "stepsize": 0.1 } } ],
-      "sweep": { "parameter": "runs[*].params.stepsize", "values": [0.05, 0.1, 0.2] }
-    })");
+    Json e = test::ringQuadraticExperiment("results test", 5, 40, 3, 7, test::gradientTrackingAndDgd(0.05));
+    e["sweep"] = Json::parse(R"({ "parameter": "runs[*].params.stepsize", "values": [0.05, 0.1, 0.2] })");
+    return e;
 }
 
 class Results : public ::testing::Test
