@@ -56,16 +56,17 @@ Json noisyPushPull()
     })");
 }
 
+/** Tuning `parameter` over [lo, hi] (on a log scale when `log`) for the final `metric`. */
+TuneOptions tuneOptions(const std::string &parameter, double lo, double hi, bool log, const std::string &metric)
+{
+    return {.parameter = parameter, .lo = lo, .hi = hi, .logScale = log, .metric = metric};
+}
+
 TEST(Tuning, FindsTheClosedFormStepOfANoiseFreeQuadratic)
 {
     const int T = 20;
     const Experiment e = parse(quadraticDgd(T));
-    TuneOptions options;
-    options.parameter = "params.stepsize";
-    options.lo = 0.05;
-    options.hi = 0.6;
-    options.logScale = true;
-    options.metric = "distance_to_optimum";
+    TuneOptions options = tuneOptions("params.stepsize", 0.05, 0.6, true, "distance_to_optimum");
     auto result = tune(e, options, RunnerOptions{1});
     ASSERT_TRUE(result.ok()) << result.error().toString();
     const double c = std::pow(3.0, 1.0 / (2 * T - 1));
@@ -92,12 +93,7 @@ TEST(Tuning, FindsTheClosedFormStepOfANoiseFreeQuadratic)
 TEST(Tuning, CandidatesAreOrdinaryRunsWithTheExperimentsSeeds)
 {
     const Experiment e = parse(noisyPushPull());
-    TuneOptions options;
-    options.parameter = "params.stepsize";
-    options.lo = 0.01;
-    options.hi = 0.2;
-    options.logScale = true;
-    options.metric = "distance_to_optimum";
+    TuneOptions options = tuneOptions("params.stepsize", 0.01, 0.2, true, "distance_to_optimum");
     options.budget = 2 * 3 * 5; // 5 candidates per run
     auto result = tune(e, options, RunnerOptions{2});
     ASSERT_TRUE(result.ok()) << result.error().toString();
@@ -122,12 +118,7 @@ TEST(Tuning, CandidatesAreOrdinaryRunsWithTheExperimentsSeeds)
 TEST(Tuning, SameSeedSameCsvAtAnyThreadCount)
 {
     const Experiment e = parse(noisyPushPull());
-    TuneOptions options;
-    options.parameter = "params.stepsize";
-    options.lo = 0.01;
-    options.hi = 0.2;
-    options.logScale = true;
-    options.metric = "consensus_error";
+    TuneOptions options = tuneOptions("params.stepsize", 0.01, 0.2, true, "consensus_error");
     options.budget = 2 * 3 * 6;
     options.compare = true;
     auto one = tune(e, options, RunnerOptions{1});
@@ -145,11 +136,7 @@ TEST(Tuning, ComparePairsTheRepetitionsOfTheTunedRuns)
     Json doc = noisyPushPull();
     doc["repetitions"] = 6;
     const Experiment e = parse(doc);
-    TuneOptions options;
-    options.parameter = "params.stepsize";
-    options.lo = 0.02;
-    options.hi = 0.1;
-    options.metric = "distance_to_optimum";
+    TuneOptions options = tuneOptions("params.stepsize", 0.02, 0.1, false, "distance_to_optimum");
     options.budget = 2 * 6 * 3;
     options.compare = true;
     auto result = tune(e, options, RunnerOptions{2});
@@ -176,12 +163,7 @@ TEST(Tuning, ComparePairsTheRepetitionsOfTheTunedRuns)
 TEST(Tuning, ProgressAfterEveryRoundAndCancellationKeepsWhatWasEvaluated)
 {
     const Experiment e = parse(noisyPushPull());
-    TuneOptions options;
-    options.parameter = "params.stepsize";
-    options.lo = 0.01;
-    options.hi = 0.2;
-    options.logScale = true;
-    options.metric = "distance_to_optimum";
+    TuneOptions options = tuneOptions("params.stepsize", 0.01, 0.2, true, "distance_to_optimum");
     std::vector<TuneProgress> seen;
     auto all = tune(e, options, RunnerOptions{2}, nullptr, nullptr, [&](const TuneProgress &p) { seen.push_back(p); });
     ASSERT_TRUE(all.ok());
@@ -207,11 +189,7 @@ TEST(Tuning, AnExperimentWideIntegerIsSearchedOnIntegersAndAnEdgeIsFlagged)
 {
     // More iterations only help a noise-free run: the best is the upper end, which is flagged.
     const Experiment e = parse(quadraticDgd(20));
-    TuneOptions options;
-    options.parameter = "iterations";
-    options.lo = 5;
-    options.hi = 12;
-    options.metric = "distance_to_optimum";
+    TuneOptions options = tuneOptions("iterations", 5, 12, false, "distance_to_optimum");
     auto result = tune(e, options, RunnerOptions{1});
     ASSERT_TRUE(result.ok()) << result.error().toString();
     EXPECT_TRUE(result->integer);
