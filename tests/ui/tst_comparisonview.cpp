@@ -5,7 +5,7 @@
 #include "comparisonview.h"
 #include "finalvaluestable.h"
 #include "liveresults.h"
-#include "presetlibrary.h"
+#include "presettest.h"
 #include "runcontroller.h"
 
 #include "dplab/engine/experiment.h"
@@ -29,13 +29,9 @@ private slots:
 
 void TestComparisonView::panelsPerRunWithSharedAxes()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
-    doc["iterations"] = 40;
-    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    QVERIFY(parsed.ok());
-    auto experiment = std::make_shared<const Experiment>(std::move(parsed.value()));
+    auto parsed = defaultPresetExperiment([](Json &doc) { doc["iterations"] = 40; });
+    QVERIFY(parsed);
+    auto experiment = std::make_shared<const Experiment>(std::move(*parsed));
 
     LiveResults live;
     ComparisonView view(&live);
@@ -63,13 +59,11 @@ void TestComparisonView::panelsPerRunWithSharedAxes()
 void TestComparisonView::sweepSelectorShowsTheValue()
 {
     // The sweep point selector showed "runs[*].privacy.q = 0.1" for 0.18, cut by its width.
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
-    doc["iterations"] = 10;
-    doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.018, 0.05}}};
-    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().toString().c_str());
+    const auto parsed = defaultPresetExperiment([](Json &doc) {
+        doc["iterations"] = 10;
+        doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.018, 0.05}}};
+    });
+    QVERIFY(parsed);
     LiveResults live;
     ComparisonView view(&live);
     view.resize(900, 500);

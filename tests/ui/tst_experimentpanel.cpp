@@ -8,6 +8,7 @@
 #include "graphdocument.h"
 #include "paramform.h"
 #include "presetlibrary.h"
+#include "presettest.h"
 #include "scheduleeditor.h"
 #include "scientificspinbox.h"
 
@@ -123,11 +124,8 @@ void TestExperimentPanel::formEditsRoundTripForEveryAlgorithm()
 
 void TestExperimentPanel::invalidAlgorithmsDisabledWithReason()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error)); // directed graph
     ExperimentDocument d;
-    QVERIFY(d.loadJson(doc, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(d)); // directed graph
     ExperimentPanel panel(&d);
     auto *model = qobject_cast<QStandardItemModel *>(panel.algorithmBox()->model());
     QVERIFY(model);
@@ -152,11 +150,8 @@ void TestExperimentPanel::invalidAlgorithmsDisabledWithReason()
 
 void TestExperimentPanel::undoUpdatesForm()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
     ExperimentDocument d;
-    QVERIFY(d.loadJson(doc, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(d));
     ExperimentPanel panel(&d);
     panel.setCurrentRun(1);
     const std::string pointer = "/runs/1/privacy/noise_y";
@@ -174,11 +169,8 @@ void TestExperimentPanel::undoUpdatesForm()
 
 void TestExperimentPanel::runButtons()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
     ExperimentDocument d;
-    QVERIFY(d.loadJson(doc, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(d));
     ExperimentPanel panel(&d);
     QSignalSpy current(&panel, &ExperimentPanel::currentRunChanged);
     panel.setCurrentRun(0);
@@ -250,14 +242,9 @@ void TestExperimentPanel::wheelOverUnfocusedFieldScrolls()
     // Scrolling the panel with the wheel over a closed combo box switched a run's algorithm
     // (Push-Pull → LDP-GT): an unfocused field lets the wheel scroll the panel instead.
     ExperimentDocument doc;
-    QString error;
-    Json preset;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &preset, &error));
-    QVERIFY(doc.loadJson(preset, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(doc));
     ExperimentPanel panel(&doc);
-    panel.resize(380, 400);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(shown(panel, 380, 400));
     const std::string before = doc.run(0).value("algorithm", std::string());
     QComboBox *box = panel.algorithmBox();
     QVERIFY(!box->hasFocus());
@@ -282,14 +269,9 @@ void TestExperimentPanel::editingKeepsFormAndScroll()
 {
     // Editing a parameter rebuilt the form and scrolled the panel back to the top.
     ExperimentDocument doc;
-    QString error;
-    Json preset;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &preset, &error));
-    QVERIFY(doc.loadJson(preset, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(doc));
     ExperimentPanel panel(&doc);
-    panel.resize(380, 300);
-    panel.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QVERIFY(shown(panel, 380, 300));
     QScrollBar *bar = panel.scrollArea()->verticalScrollBar();
     QTRY_VERIFY(bar->maximum() > 0);
     ParamForm *form = panel.paramsForm();

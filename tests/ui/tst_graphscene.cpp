@@ -11,6 +11,7 @@
 
 #include "dplab/graph/generators.h"
 
+#include "presettest.h"
 #include "uitest.h"
 
 #include <QLabel>
@@ -28,6 +29,16 @@ Graph triangle(bool directed)
     g.addEdge(0, 1);
     g.addEdge(1, 2);
     g.setPositions(circularLayout(3));
+    return g;
+}
+
+/** 0 — 1 — 2 — 3, undirected, without positions. */
+Graph path4()
+{
+    Graph g(4, false);
+    g.addEdge(0, 1);
+    g.addEdge(1, 2);
+    g.addEdge(2, 3);
     return g;
 }
 
@@ -108,9 +119,7 @@ void TestGraphScene::addNodeByClick()
     GraphDocument doc(&stack);
     GraphScene scene(&doc);
     GraphView view(&scene);
-    view.resize(500, 400);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view, 500, 400));
     doc.load(triangle(false), Json());
     scene.setMode(GraphScene::Mode::AddNode);
     const QPointF where = scene.toScene({0, 0}); // the centre of the circle is empty
@@ -127,9 +136,7 @@ void TestGraphScene::addEdgeByDrag()
     GraphDocument doc(&stack);
     GraphScene scene(&doc);
     GraphView view(&scene);
-    view.resize(500, 400);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view, 500, 400));
     doc.load(triangle(true), Json());
     scene.setMode(GraphScene::Mode::AddEdge);
     const QPoint from = view.mapFromScene(scene.nodeItem(2)->pos());
@@ -152,9 +159,7 @@ void TestGraphScene::moveByDragIsOneCommand()
     GraphDocument doc(&stack);
     GraphScene scene(&doc);
     GraphView view(&scene);
-    view.resize(500, 400);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view, 500, 400));
     doc.load(triangle(false), Json());
     const NodePosition before = doc.graph().positions()[1];
     const QPoint start = view.mapFromScene(scene.nodeItem(1)->pos());
@@ -230,16 +235,11 @@ void TestGraphScene::fitEnlargesSmallDrawing()
     QUndoStack stack;
     GraphDocument doc(&stack);
     GraphScene scene(&doc);
-    Graph g(4, false);
-    g.addEdge(0, 1);
-    g.addEdge(1, 2);
-    g.addEdge(2, 3);
+    Graph g = path4();
     doc.load(g, Json());
     // A four-node path: a drawing ~250 scene units wide, small in a large view.
     GraphView view(&scene);
-    view.resize(1600, 1200);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view, 1600, 1200));
     view.fitGraph();
     const QRectF drawn = view.mapFromScene(scene.itemsBoundingRect()).boundingRect();
     QVERIFY2(drawn.width() >= 0.5 * view.viewport()->width() || drawn.height() >= 0.5 * view.viewport()->height(),
@@ -290,16 +290,11 @@ void TestGraphScene::editsDoNotRefitTheView()
     QUndoStack stack;
     GraphDocument doc(&stack);
     GraphScene scene(&doc);
-    Graph g(4, false);
-    g.addEdge(0, 1);
-    g.addEdge(1, 2);
-    g.addEdge(2, 3);
+    Graph g = path4();
     g.setPositions({{0, 0}, {1, 0}, {2, 0.5}, {6, 3}}); // node 3 far out: deleting it shrinks the bounds
     doc.load(g, Json());
     GraphView view(&scene);
-    view.resize(800, 600);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view, 800, 600));
     view.fitGraph();
     const QPoint before = view.mapFromScene(scene.nodeItem(0)->pos());
     auto unmoved = [&] { return (view.mapFromScene(scene.nodeItem(0)->pos()) - before).manhattanLength() <= 1; };
@@ -346,9 +341,7 @@ void TestGraphScene::denseGraphIsOneLayer()
     QCOMPARE(scene.drawnEdgeCount(), GraphScene::kMaxDrawnEdges);
 
     GraphView view(&scene);
-    view.resize(900, 700);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(shown(view, 900, 700));
     view.fitGraph();
     auto *note = view.findChild<QLabel *>(QStringLiteral("denseNote"));
     QVERIFY(note && note->isVisible());

@@ -7,6 +7,7 @@
 #include "graphdocument.h"
 #include "inspectorwidget.h"
 #include "presetlibrary.h"
+#include "presettest.h"
 
 #include "dplab/engine/experiment.h"
 
@@ -145,11 +146,8 @@ void TestInspectorWidget::followsEdits()
 
 void TestInspectorWidget::everyUnreachableNodeIsFlagged()
 {
-    Json file;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &file, &error));
     ExperimentDocument doc;
-    QVERIFY(doc.loadJson(file, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(doc));
     InspectorWidget inspector(&doc);
     QSignalSpy inspected(&inspector, &InspectorWidget::inspected);
     // The preset's directed graph without 0 -> 1, 3 -> 1 and 5 -> 0: node 1 cannot be reached
@@ -167,11 +165,9 @@ void TestInspectorWidget::editMatrixEntries()
 {
     // The weight matrix was read-only. An edit makes the run's weights that explicit matrix,
     // the verdicts follow at once, and Undo restores the scheme.
-    Json file;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &file, &error));
     ExperimentDocument doc;
-    QVERIFY(doc.loadJson(file, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(doc));
+    QString error;
     InspectorWidget inspector(&doc);
     inspector.setCurrentRun(0);
     inspector.refresh();
@@ -245,11 +241,8 @@ void TestInspectorWidget::matrixDialogEditsLive()
 
 void TestInspectorWidget::directedPushPullPerronVectors()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
     ExperimentDocument d;
-    QVERIFY(d.loadJson(doc, PresetLibrary::baseDir(), QString(), &error));
+    QVERIFY(loadDefaultPreset(d));
     InspectorWidget inspector(&d);
     inspector.setCurrentRun(0);
     inspector.refresh();

@@ -4,7 +4,7 @@
 // listing the run names).
 #include "liveresults.h"
 #include "metricplot.h"
-#include "presetlibrary.h"
+#include "presettest.h"
 
 #include "dplab/engine/experiment.h"
 
@@ -35,20 +35,11 @@ private slots:
 
 void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
-    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    QVERIFY(parsed.ok());
+    const auto experiment = defaultPresetExperiment();
+    QVERIFY(experiment);
     LiveResults live;
-    live.reset(parsed.value());
-    RunBatch batch;
-    batch.names = {QStringLiteral("consensus_error")};
-    for (int k = 0; k <= 20; ++k) {
-        batch.iterations << k;
-        batch.values << 1.0 + k;
-    }
-    live.addBatches({batch});
+    live.reset(*experiment);
+    live.addBatches({metricBatch(QStringLiteral("consensus_error"), 0, 21, [](int k) { return 1.0 + k; })});
     MetricPlot plot(&live);
     plot.setMetric(QStringLiteral("consensus_error"));
     plot.resize(500, 350);
@@ -74,26 +65,17 @@ void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
 
 void TestMetricPlot::streamingDrawsEveryStrideThRowThenEveryRow()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
-    doc["repetitions"] = 1;
-    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    QVERIFY(parsed.ok());
+    const auto experiment = defaultPresetExperiment([](Json &doc) { doc["repetitions"] = 1; });
+    QVERIFY(experiment);
     LiveResults live;
-    live.reset(parsed.value());
+    live.reset(*experiment);
     MetricPlot plot(&live);
     plot.setMetric(QStringLiteral("consensus_error"));
     live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, 0, 0, 0, {}}});
     const int rows = 5 * MetricPlot::kLivePoints + 123;
     for (int from = 0; from < rows; from += 250) {
-        RunBatch batch;
-        batch.names = {QStringLiteral("consensus_error")};
-        for (int k = from; k < std::min(rows, from + 250); ++k) {
-            batch.iterations << k;
-            batch.values << 1.0 / (1.0 + k);
-        }
-        live.addBatches({batch});
+        live.addBatches({metricBatch(QStringLiteral("consensus_error"), from, std::min(rows, from + 250),
+                                     [](int k) { return 1.0 / (1.0 + k); })});
         // While the run streams: never more than kLivePoints, each a recorded row k·stride.
         QVERIFY(plot.pointCount(0) <= MetricPlot::kLivePoints);
     }
@@ -116,25 +98,15 @@ void TestMetricPlot::hugeEpsilonIsDrawnToTheLastIteration()
 {
     // paper 001's q sweep at 300 iterations: ε grows like q^(−t) to 1.2e225. The curve stopped
     // where it passed 1e200 (about iteration 270 of 300), the caption's value never drawn.
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
-    doc["repetitions"] = 1;
-    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    QVERIFY(parsed.ok());
+    const auto experiment = defaultPresetExperiment([](Json &doc) { doc["repetitions"] = 1; });
+    QVERIFY(experiment);
     LiveResults live;
-    live.reset(parsed.value());
+    live.reset(*experiment);
     MetricPlot plot(&live);
     plot.setLogY(true);
     plot.setMetric(QStringLiteral("epsilon"));
     live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, 0, 0, 0, {}}});
-    RunBatch batch;
-    batch.names = {QStringLiteral("epsilon")};
-    for (int k = 0; k <= 300; ++k) {
-        batch.iterations << k;
-        batch.values << std::pow(0.18, -double(k)) * 3.0;
-    }
-    live.addBatches({batch});
+    live.addBatches({metricBatch(QStringLiteral("epsilon"), 0, 301, [](int k) { return std::pow(0.18, -double(k)) * 3.0; })});
     live.addEvents({RunEvent{StatusEvent::Kind::Finished, 0, 0, 0, 300, {}}});
     QTRY_COMPARE(plot.pointCount(0), 301);
     QCPGraph *mean = plot.meanGraph(0);
@@ -144,12 +116,8 @@ void TestMetricPlot::hugeEpsilonIsDrawnToTheLastIteration()
     plot.resetView();
     QVERIFY(plot.yAxis->range().contains(last.value));
     // Another experiment without ε: the old ε axes did not stay behind the placeholder.
-    live.reset(parsed.value());
-    RunBatch other;
-    other.names = {QStringLiteral("consensus_error")};
-    other.iterations << 0;
-    other.values << 1.0;
-    live.addBatches({other});
+    live.reset(*experiment);
+    live.addBatches({metricBatch(QStringLiteral("consensus_error"), 0, 1, [](int) { return 1.0; })});
     plot.replot();
     QVERIFY(!plot.yAxis->range().contains(last.value));
     QVERIFY(!plot.yAxis->tickLabels());

@@ -9,6 +9,7 @@
 #include "liveresults.h"
 #include "mainwindow.h"
 #include "presetlibrary.h"
+#include "presettest.h"
 #include "runcontroller.h"
 #include "sweepview.h"
 
@@ -41,17 +42,11 @@ namespace {
 
 std::shared_ptr<const Experiment> sweepExperiment()
 {
-    Json doc;
-    QString error;
-    if (!PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error))
-        qFatal("%s", qPrintable(error));
-    doc["iterations"] = 30;
-    doc["repetitions"] = 3;
-    doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, 0.03, 0.05}}};
-    auto e = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    if (!e)
-        qFatal("%s", e.error().toString().c_str());
-    return std::make_shared<const Experiment>(std::move(e.value()));
+    return sharedPresetExperiment([&](Json &doc) {
+        doc["iterations"] = 30;
+        doc["repetitions"] = 3;
+        doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, 0.03, 0.05}}};
+    });
 }
 
 std::shared_ptr<const ExperimentResult> run(const Experiment &e, Shard shard)

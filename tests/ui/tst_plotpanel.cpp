@@ -5,7 +5,7 @@
 #include "liveresults.h"
 #include "metricplot.h"
 #include "plotpanel.h"
-#include "presetlibrary.h"
+#include "presettest.h"
 
 #include "dplab/engine/experiment.h"
 
@@ -25,20 +25,12 @@ private slots:
 
 void TestPlotPanel::exportAllPlotsListsItsFiles()
 {
-    Json doc;
-    QString error;
-    QVERIFY(PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error));
-    auto parsed = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    QVERIFY(parsed.ok());
+    const auto experiment = defaultPresetExperiment();
+    QVERIFY(experiment);
     LiveResults live;
-    live.reset(parsed.value());
-    RunBatch batch;
-    batch.names = {QStringLiteral("consensus_error")};
-    for (int k = 0; k <= 10; ++k) {
-        batch.iterations << k;
-        batch.values << 1.0 / (1 + k);
-    }
-    live.addBatches({batch});
+    live.reset(*experiment);
+    live.addBatches({metricBatch(QStringLiteral("consensus_error"), 0, 11, [](int k) { return 1.0 / (1 + k); })});
+    QString error;
     PlotPanel panel(&live);
     panel.resize(900, 600);
     panel.show();

@@ -6,6 +6,7 @@
 // emissions far below the number of recorded iterations.
 #include "liveresults.h"
 #include "presetlibrary.h"
+#include "presettest.h"
 #include "runcontroller.h"
 #include "runfeed.h"
 
@@ -26,19 +27,13 @@ namespace {
 
 std::shared_ptr<const Experiment> preset(long long iterations, int repetitions = -1)
 {
-    Json doc;
-    QString error;
-    if (!PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error))
-        qFatal("%s", qPrintable(error));
-    doc["iterations"] = iterations;
-    // Long runs record sparsely: 50 million recorded iterations would exceed the memory limit.
-    doc["record_every"] = std::max<long long>(1, iterations / 10000);
-    if (repetitions > 0)
-        doc["repetitions"] = repetitions;
-    auto e = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    if (!e)
-        qFatal("%s", e.error().toString().c_str());
-    return std::make_shared<const Experiment>(std::move(e.value()));
+    return sharedPresetExperiment([&](Json &doc) {
+        doc["iterations"] = iterations;
+        // Long runs record sparsely: 50 million recorded iterations would exceed the memory limit.
+        doc["record_every"] = std::max<long long>(1, iterations / 10000);
+        if (repetitions > 0)
+            doc["repetitions"] = repetitions;
+    });
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 // same numbers; without a sweep the view says how to add one.
 #include "finalvaluestable.h"
 #include "presetlibrary.h"
+#include "presettest.h"
 #include "parametertitle.h"
 #include "sweepview.h"
 
@@ -23,18 +24,12 @@ namespace {
 
 std::shared_ptr<const Experiment> sweepExperiment(bool withSweep)
 {
-    Json doc;
-    QString error;
-    if (!PresetLibrary::read(PresetLibrary::defaultPreset(), &doc, &error))
-        qFatal("%s", qPrintable(error));
-    doc["iterations"] = 30;
-    doc["repetitions"] = 3;
-    if (withSweep)
-        doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, 0.03, 0.05}}};
-    auto e = parseExperiment(doc, PresetLibrary::baseDir().toStdString());
-    if (!e)
-        qFatal("%s", e.error().toString().c_str());
-    return std::make_shared<const Experiment>(std::move(e.value()));
+    return sharedPresetExperiment([&](Json &doc) {
+        doc["iterations"] = 30;
+        doc["repetitions"] = 3;
+        if (withSweep)
+            doc["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, 0.03, 0.05}}};
+    });
 }
 
 } // namespace
