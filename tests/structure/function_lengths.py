@@ -98,7 +98,7 @@ def without_braces(text):
 
 def function_name(segment):
     """The name before the parameter list when `segment` (text before a `{`) declares a function."""
-    s = without_braces(segment).rstrip()
+    s = without_braces(" ".join(segment.split())).rstrip()  # whitespace runs (blanked comments) as one space
     init = CTOR_INIT.search(s)
     if init:  # a constructor: its parameter list ends where the init list's colon starts
         s = s[: init.start() + 1]
