@@ -145,6 +145,42 @@ Json weightFactsJson(const Eigen::MatrixXd &w)
                 {"spectral_gap", f.spectralGap},     {"consensus_rate", f.consensusRate}};
 }
 
+/** A weight matrix block of `graph --json` as text: the matrix and its facts. */
+void printWeightBlock(const std::string &title, const Json &block)
+{
+    std::cout << title << " (" << block.at("scheme").get<std::string>() << "):\n";
+    for (const auto &row : block.at("matrix")) {
+        std::cout << " ";
+        for (const auto &v : row) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, " %8.4f", v.get<double>());
+            std::cout << buf;
+        }
+        std::cout << "\n";
+    }
+    const Json &f = block.at("facts");
+    const double scale = std::max(1.0, f.at("spectral_radius").get<double>());
+    std::cout << "  row-stochastic " << (f.at("row_stochastic").get<bool>() ? "yes" : "no") << ", column-stochastic "
+              << (f.at("column_stochastic").get<bool>() ? "yes" : "no") << ", symmetric "
+              << (f.at("symmetric").get<bool>() ? "yes" : "no") << ", PSD " << (f.at("psd").get<bool>() ? "yes" : "no")
+              << "\n  spectral radius " << f.at("spectral_radius").get<double>() << ", sigma2 "
+              << formatRounded(f.at("sigma2").get<double>(), 6, scale) << ", spectral gap "
+              << formatRounded(f.at("spectral_gap").get<double>(), 6, scale) << ", rho(W - 11^T/n) "
+              << formatRounded(f.at("consensus_rate").get<double>(), 6, scale) << "\n";
+}
+
+/** A vector for people: round-off shows as 0 (the --json output keeps every digit). */
+std::string vectorText(const Json &v)
+{
+    double scale = 0.0;
+    for (const Json &x : v)
+        scale = std::max(scale, std::fabs(x.get<double>()));
+    std::string text = "[";
+    for (const Json &x : v)
+        text += (text.size() > 1 ? "," : "") + formatRounded(x.get<double>(), 6, scale);
+    return text + "]";
+}
+
 } // namespace
 
 int commandValidate(int argc, char **argv)
@@ -314,43 +350,12 @@ int commandGraph(int argc, char **argv)
               << "nodes " << graph->nodeCount() << ", edges " << graph->edgeCount() << ", "
               << (graph->isDirected() ? "directed" : "undirected") << ", "
               << (conn.connected ? (graph->isDirected() ? "strongly connected" : "connected") : conn.message) << "\n";
-    auto printMatrix = [](const std::string &title, const Json &block) {
-        std::cout << title << " (" << block.at("scheme").get<std::string>() << "):\n";
-        for (const auto &row : block.at("matrix")) {
-            std::cout << " ";
-            for (const auto &v : row) {
-                char buf[32];
-                std::snprintf(buf, sizeof buf, " %8.4f", v.get<double>());
-                std::cout << buf;
-            }
-            std::cout << "\n";
-        }
-        const Json &f = block.at("facts");
-        const double scale = std::max(1.0, f.at("spectral_radius").get<double>());
-        std::cout << "  row-stochastic " << (f.at("row_stochastic").get<bool>() ? "yes" : "no") << ", column-stochastic "
-                  << (f.at("column_stochastic").get<bool>() ? "yes" : "no") << ", symmetric "
-                  << (f.at("symmetric").get<bool>() ? "yes" : "no") << ", PSD " << (f.at("psd").get<bool>() ? "yes" : "no")
-                  << "\n  spectral radius " << f.at("spectral_radius").get<double>() << ", sigma2 "
-                  << formatRounded(f.at("sigma2").get<double>(), 6, scale) << ", spectral gap "
-                  << formatRounded(f.at("spectral_gap").get<double>(), 6, scale) << ", rho(W - 11^T/n) "
-                  << formatRounded(f.at("consensus_rate").get<double>(), 6, scale) << "\n";
-    };
-    // The text is for people: round-off shows as 0 (the --json output keeps every digit).
-    auto vectorText = [](const Json &v) {
-        double scale = 0.0;
-        for (const Json &x : v)
-            scale = std::max(scale, std::fabs(x.get<double>()));
-        std::string text = "[";
-        for (const Json &x : v)
-            text += (text.size() > 1 ? "," : "") + formatRounded(x.get<double>(), 6, scale);
-        return text + "]";
-    };
     if (out.contains("weights")) {
-        printMatrix("W", out.at("weights"));
+        printWeightBlock("W", out.at("weights"));
     } else {
-        printMatrix("R", out.at("row"));
+        printWeightBlock("R", out.at("row"));
         std::cout << "  left Perron vector " << vectorText(out.at("row").at("left_perron_vector")) << "\n";
-        printMatrix("C", out.at("column"));
+        printWeightBlock("C", out.at("column"));
         std::cout << "  right Perron vector " << vectorText(out.at("column").at("right_perron_vector")) << "\n";
     }
     return Success;
