@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "liveresults.h"
 #include "metricnames.h"
+#include "numbertext.h"
 #include "plotstyle.h"
 #include "runhistory.h"
 #include "textconvert.h"
@@ -793,7 +794,7 @@ void MetricPlot::mouseMoveEvent(QMouseEvent *event)
                             QString::number(mean[bestIndex], 'g', 8));
     if (mResults->counts(mPoint, bestRun).value(bestIndex) > 1)
         text += QStringLiteral(" ± %1 <small>(%2 %3)</small>")
-                    .arg(QString::number(sd[bestIndex], 'g', 4))
+                    .arg(QString::number(spreadAboveRoundOff(mean[bestIndex], sd[bestIndex]), 'g', 4))
                     .arg(mResults->counts(mPoint, bestRun).value(bestIndex))
                     .arg(tr("repetitions"));
     if (!mXMetric.isEmpty()) {
