@@ -23,6 +23,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QMenu>
+#include <QMenuBar>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTimer>
@@ -209,6 +210,18 @@ void TeachingDock::enterPresentation()
     for (QDockWidget *dock : mWindow->findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
         if (dock != this && !dock->isHidden() && dock->widget())
             saved.hidden << dock;
+    // The menu bar too (the room goes to the plots at 200 %); its actions stay on the window so
+    // that their keys (F5, F11, Ctrl+O…) still work while it is hidden.
+    if (QMenuBar *bar = mWindow->menuBar(); bar && bar->isVisible()) {
+        saved.hidden << bar;
+        for (QAction *menu : bar->actions())
+            if (menu->menu())
+                for (QAction *a : menu->menu()->actions())
+                    if (!a->shortcuts().isEmpty() && !mWindow->actions().contains(a)) {
+                        mWindow->addAction(a);
+                        saved.addedActions << a;
+                    }
+    }
     mSaved = saved;
     for (QWidget *w : saved.hidden)
         w->hide();
@@ -219,6 +232,8 @@ void TeachingDock::enterPresentation()
     show();
     raise();
     updateCentre();
+    // Once more when the docks have been laid out (the graph editor gives the dock the centre).
+    QTimer::singleShot(0, this, &TeachingDock::updateCentre);
 }
 
 void TeachingDock::leavePresentation()
@@ -233,6 +248,8 @@ void TeachingDock::leavePresentation()
         empty->deleteLater();
     }
     PresentationScale::instance()->setFactor(saved.scale, false);
+    for (QAction *a : saved.addedActions)
+        mWindow->removeAction(a);
     for (QWidget *w : saved.hidden)
         w->show();
     // Exactly as before: the docks' places and sizes, then the window's geometry.
