@@ -193,6 +193,7 @@ private slots:
     void legendsStayCompact();
     void roundOffIsShownAsZero();
     void germanLogAxesReadPowersOfTen();
+    void epsilonSaysWhyThereIsNone();
 };
 
 void TestLecture::initTestCase()
@@ -636,6 +637,23 @@ void TestLecture::germanLogAxesReadPowersOfTen()
                  qPrintable(plot.xAxis->tickVectorLabels().join(QLatin1Char(' '))));
     }
     QLocale::setDefault(previous);
+}
+
+void TestLecture::epsilonSaysWhyThereIsNone()
+{
+    // The eavesdropper preset's ε plot said "none of these runs has a privacy accoun…" (clipped),
+    // though LDP-GT has one: it lacks the gradient bound c_l its theorem needs.
+    MainWindow window;
+    QVERIFY(window.openPreset(kTeachingPresets[0]));
+    window.startRun();
+    QTRY_VERIFY_WITH_TIMEOUT(window.hasFinishedRun(), 60000);
+    QCoreApplication::processEvents();
+    MetricPlot *epsilon = window.plotPanel()->plot(PlotPanel::Epsilon);
+    const QString text = epsilon->placeholderText();
+    QVERIFY2(text.contains(QStringLiteral("LDP-GT + DP noise: its accountant\nneeds a bound c_l on the gradients")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("add a gradient bound c_l in Privacy")), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("runs[")));
+    window.document()->undoStack()->setClean();
 }
 
 QTEST_MAIN(TestLecture)

@@ -9,6 +9,8 @@
 #include "runhistory.h"
 #include "textconvert.h"
 
+#include "dplab/engine/metrics.h"
+
 #include <QHelpEvent>
 #include <QList>
 #include <QPointer>
@@ -438,10 +440,29 @@ void MetricPlot::updateLegend()
         xAxis->setRange(0, 1);
         yAxis->setRange(mLogY ? QCPRange(1, 10) : QCPRange(0, 1));
     }
-    if (!any)
-        mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty()
-                                  ? tr("No data yet: press Run")
-                                  : (mAbsentText.isEmpty() ? tr("Not recorded by these runs") : mAbsentText));
+    if (!any) {
+        QString absent = mAbsentText.isEmpty() ? tr("Not recorded by these runs") : mAbsentText;
+        // No ε: say in words which run lacks what (an accountant without its gradient bound is
+        // not "no accountant"), one line each, so that the lecturer can say why.
+        if (mMetric == QLatin1String(metric::Epsilon)) {
+            QStringList reasons;
+            for (int r = 0; r < mRuns.size(); ++r)
+                for (const QString &w : mResults->warnings(mPoint, r))
+                    if (w.contains(QStringLiteral("no ε is"))
+                        && (w.contains(QStringLiteral("gradient bound")) || w.contains(QStringLiteral("gradient_bound"))))
+                        reasons << tr("%1: its accountant\nneeds a bound c_l on the gradients:\nadd a gradient bound c_l in Privacy")
+                                       .arg(mResults->runLabel(r));
+            if (!reasons.isEmpty())
+                absent = tr("No ε certified") + QLatin1Char('\n') + reasons.join(QLatin1Char('\n'))
+                         + QLatin1Char('\n') + tr("(the other runs: no noise,\nor no accountant)");
+        }
+        mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty() ? tr("No data yet: press Run") : absent);
+    }
+}
+
+QString MetricPlot::placeholderText() const
+{
+    return mPlaceholder->visible() ? mPlaceholder->text() : QString();
 }
 
 void MetricPlot::onRowsAppended(int point, int run, int)

@@ -100,7 +100,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
         grid->addWidget(plot, i / 2, i % 2);
         installPlotExportMenu(plot, [plot] { return plot->metric(); });
     }
-    mPlots[Epsilon]->setAbsentText(tr("No ε: none of these runs has a privacy accountant"));
+    mPlots[Epsilon]->setAbsentText(tr("No ε: none of these runs has\na privacy accountant"));
     layout->addLayout(grid, 1);
     mPointLabel->setVisible(false);
     mPoint->setVisible(false);
