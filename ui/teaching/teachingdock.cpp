@@ -189,6 +189,9 @@ void TeachingDock::updateCentre()
     // The presentation settings may hide the graph panel too: leave that to them.
     if (!teaching && mPresentation->isActive() && mPresentation->presentation().isPanelHidden("graph"))
         return;
+    // Presenting, docked: the dock keeps the centre (it is the one view on screen).
+    if (!teaching && mSaved && !isFloating())
+        return;
     centre->setVisible(!teaching);
 }
 
@@ -231,9 +234,11 @@ void TeachingDock::enterPresentation()
     mIndicator->show();
     show();
     raise();
+    // The network is the centre while presenting (docked): the editor gives it its place even
+    // before the window is first shown (--presentation-mode), when no dock has a visible region.
+    if (!isFloating() && mWindow->centralWidget())
+        mWindow->centralWidget()->hide();
     updateCentre();
-    // Once more when the docks have been laid out (the graph editor gives the dock the centre).
-    QTimer::singleShot(0, this, &TeachingDock::updateCentre);
 }
 
 void TeachingDock::leavePresentation()
