@@ -8,6 +8,7 @@
 // leaves on Esc and gives the window back its exact geometry; at 100 % and 200 % every node, the
 // transport bar and the selected tab's plot (axis rectangle ≥ 200×120 px) are on screen together.
 #include "errorwords.h"
+#include "exporter.h"
 #include "legendfit.h"
 #include "numbertext.h"
 #include "plotstyle.h"
@@ -31,6 +32,8 @@
 #include <qcustomplot.h>
 
 #include <QAbstractSpinBox>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -194,6 +197,7 @@ private slots:
     void roundOffIsShownAsZero();
     void germanLogAxesReadPowersOfTen();
     void epsilonSaysWhyThereIsNone();
+    void plotExportsForPrint();
 };
 
 void TestLecture::initTestCase()
@@ -589,8 +593,11 @@ void TestLecture::legendsStayCompact()
         graph->setData({1, 2, 3}, {1, 2, 3});
     }
     PresentationScale::follow(&plot);
+    plot.show(); // laid out at its size
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
     plot.replot();
     plot.replot(); // the second layout sees the legend the first one fitted
+    QCOMPARE(plot.viewport().size(), QSize(width, height));
     const QRect legend = plot.legend->visible() ? plot.legend->outerRect() : QRect();
     const double share = inset ? double(legend.width()) * legend.height() / (double(plot.axisRect()->width()) * plot.axisRect()->height())
                                : double(legend.height()) / plot.height();
@@ -654,6 +661,53 @@ void TestLecture::epsilonSaysWhyThereIsNone()
     QVERIFY2(text.contains(QStringLiteral("add a gradient bound c_l in Privacy")), qPrintable(text));
     QVERIFY(!text.contains(QStringLiteral("runs[")));
     window.document()->undoStack()->setClean();
+}
+
+void TestLecture::plotExportsForPrint()
+{
+    // Exported plots were a 619×198 pt strip with no size choice, legends cut and "(hover for
+    // why)" printed.
+    const QVector<PlotExportSize> sizes = plotExportSizes();
+    QCOMPARE(sizes.size(), 4);
+    QCOMPARE(sizes[1].size.width(), 336); // 3.5 in at 96 per inch
+    QCOMPARE(sizes[2].size.width(), 672); // 7 in
+    QCOMPARE(sizes[3].size.width() * 9, sizes[3].size.height() * 16); // 16:9
+    QCustomPlot plot;
+    plot.resize(150, 110);
+    plot.plotLayout()->insertRow(0);
+    auto *note = new QCPTextElement(&plot, QStringLiteral("⚠ ε = 1e+30 is a vacuous bound (hover for why)"));
+    plot.plotLayout()->addElement(0, 0, note);
+    plot.legend->setVisible(true);
+    const QStringList names = {QStringLiteral("LDP-GT without noise"), QStringLiteral("LDP-GT + DP noise"),
+                               QStringLiteral("Push-Pull without noise"), QStringLiteral("Push-Pull + DP noise")};
+    for (const QString &name : names) {
+        QCPGraph *graph = plot.addGraph();
+        graph->setName(name);
+        graph->setData({1, 2, 3}, {1, 2, 3});
+    }
+    PresentationScale::follow(&plot);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot();
+    plot.replot();
+    bool shortened = !plot.legend->visible();
+    for (int i = 0; i < plot.graphCount(); ++i)
+        shortened = shortened || plot.graph(i)->name() != names[i];
+    QVERIFY(shortened); // on screen, 150 px leave no room for the whole names
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("plot.svg"));
+    QString error;
+    QVERIFY2(exportPlot(&plot, file, sizes[2].size, 96, &error), qPrintable(error));
+    QFile svg(file);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    QVERIFY(text.contains(QStringLiteral("width=\"%1").arg(sizes[2].size.width()))
+            || text.contains(QStringLiteral("width=\"%1mm").arg(sizes[2].size.width() * 25.4 / 96, 0, 'f', 2)));
+    for (const QString &name : names)
+        QVERIFY2(text.contains(name.toHtmlEscaped()), qPrintable(name));
+    QVERIFY(!text.contains(QStringLiteral("hover")));
+    QVERIFY(text.contains(QStringLiteral("vacuous bound")));
+    QCOMPARE(note->text(), QStringLiteral("⚠ ε = 1e+30 is a vacuous bound (hover for why)")); // the screen keeps its hint
 }
 
 QTEST_MAIN(TestLecture)

@@ -46,8 +46,11 @@ bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
     const QRect area = inset ? plot->axisRect()->rect() : plot->rect();
     if (area.width() <= 0 || area.height() <= 0)
         return true;
-    const int maxWidth = inset ? area.width() / 2 : area.width() - 8;
-    const int maxHeight = int(inset ? area.height() / 2 : area.height() * kLegendShare);
+    // In its own row: the plot's width, a quarter of its height. Inside the axes: at most a
+    // quarter of their area, and at most 60 % of their width or height.
+    const int maxWidth = inset ? int(area.width() * 0.6) : area.width() - 8;
+    const int maxHeight = int(inset ? area.height() * 0.6 : area.height() * kLegendShare);
+    const double maxArea = inset ? kLegendShare * area.width() * area.height() : 1e300;
     const QFontMetrics fm(legend->font());
     const QMargins m = legend->margins();
     const QMargins itemMargins = legend->item(0) ? legend->item(0)->margins() : QMargins(8, 2, 8, 2);
@@ -59,6 +62,7 @@ bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
     for (QCPAbstractPlottable *p : entries)
         longest = std::max<int>(longest, int(p->property(kFullName).toString().size()));
 
+    // The most columns that fit the width; whether the result fits.
     auto layoutFor = [&](int chars, int *columnsOut) {
         QVector<int> widths;
         for (QCPAbstractPlottable *p : entries)
@@ -73,7 +77,8 @@ bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
             }
             if (total <= maxWidth) {
                 *columnsOut = c;
-                return int(std::ceil(double(n) / c)) * lineHeight + m.top() + m.bottom() <= maxHeight;
+                const int height = int(std::ceil(double(n) / c)) * lineHeight + m.top() + m.bottom();
+                return height <= maxHeight && double(total) * height <= maxArea;
             }
         }
         *columnsOut = 1;
@@ -102,6 +107,53 @@ bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
     legend->setVisible(fits);
     legend->setProperty(kHiddenByFit, !fits);
     return fits;
+}
+
+void showFullLegend(QCustomPlot *plot, QCPLegend *legend, int width)
+{
+    if (!plot || !legend || legend->itemCount() == 0)
+        return;
+    if (!legend->visible() && !legend->property(kHiddenByFit).toBool())
+        return; // hidden by its owner
+    QList<QCPAbstractPlottable *> entries;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i))) {
+            QCPAbstractPlottable *p = item->plottable();
+            if (p->name() != p->property(kShownName).toString())
+                p->setProperty(kFullName, p->name());
+            const QString full = p->property(kFullName).toString();
+            p->setProperty(kShownName, full);
+            p->setName(full);
+            entries << p;
+        }
+    if (entries.isEmpty())
+        return;
+    const bool inset = plot->axisRect() && legend->layout() == plot->axisRect()->insetLayout();
+    const int maxWidth = inset ? width / 2 : width - 8;
+    const QFontMetrics fm(legend->font());
+    const QMargins itemMargins = legend->item(0)->margins();
+    const int item = legend->iconSize().width() + legend->iconTextPadding() + itemMargins.left() + itemMargins.right();
+    const int n = int(entries.size());
+    int columns = 1;
+    for (int c = n; c >= 1; --c) {
+        int total = legend->margins().left() + legend->margins().right() + (c - 1) * legend->columnSpacing();
+        for (int col = 0; col < c; ++col) {
+            int w = 0;
+            for (int k = col; k < n; k += c)
+                w = std::max(w, item + fm.horizontalAdvance(entries[k]->name()));
+            total += w;
+        }
+        if (total <= maxWidth) {
+            columns = c;
+            break;
+        }
+    }
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+    legend->setVisible(true);
+    legend->setProperty(kHiddenByFit, false);
 }
 
 } // namespace dplab

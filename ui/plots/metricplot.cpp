@@ -399,11 +399,9 @@ void MetricPlot::updateLegend()
         QString name = mResults->runLabel(r);
         if (r < mSuffixes.size() && !mSuffixes[r].isEmpty())
             name += QStringLiteral(" — ") + mSuffixes[r];
-        // Elide what cannot fit one legend line; the full text is in the tooltip.
-        const int maxChars = std::max(20, int(width() / 6.5) - 4);
+        // The full name: the plot's legend shortens it to fit (fitLegend, before every
+        // replot), an export prints it whole.
         fullNames << name;
-        if (name.size() > maxChars)
-            name = name.left(maxChars - 1) + QChar(0x2026);
         mRuns[r].mean->setName(name);
         legendText += name.size() + 4;
         const bool has = mRuns[r].mean->dataCount() > 0 || mResults->metricNames(mPoint, r).contains(mMetric)
