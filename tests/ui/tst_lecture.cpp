@@ -32,6 +32,7 @@
 #include <qcustomplot.h>
 
 #include <QAbstractSpinBox>
+#include <QLineEdit>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QComboBox>
@@ -198,6 +199,7 @@ private slots:
     void germanLogAxesReadPowersOfTen();
     void epsilonSaysWhyThereIsNone();
     void plotExportsForPrint();
+    void nameShowsItsStart();
 };
 
 void TestLecture::initTestCase()
@@ -708,6 +710,25 @@ void TestLecture::plotExportsForPrint()
     QVERIFY(!text.contains(QStringLiteral("hover")));
     QVERIFY(text.contains(QStringLiteral("vacuous bound")));
     QCOMPARE(note->text(), QStringLiteral("⚠ ε = 1e+30 is a vacuous bound (hover for why)")); // the screen keeps its hint
+}
+
+void TestLecture::nameShowsItsStart()
+{
+    // The Name field showed the end of a long name ("…version with and without DP noise").
+    MainWindow window;
+    QVERIFY(window.openPreset(kTeachingPresets[0]));
+    window.resize(1280, 720);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString name = QString::fromStdString(window.document()->toJson().value("name", std::string()));
+    int found = 0;
+    for (QLineEdit *edit : window.experimentPanel()->findChildren<QLineEdit *>())
+        if (edit->text() == name) {
+            QCOMPARE(edit->cursorPosition(), 0);
+            ++found;
+        }
+    QCOMPARE(found, 1);
+    window.document()->undoStack()->setClean();
 }
 
 QTEST_MAIN(TestLecture)
