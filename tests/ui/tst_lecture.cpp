@@ -48,7 +48,9 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTabBar>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QWheelEvent>
 
@@ -490,6 +492,15 @@ void TestLecture::presentationModePresentsAndRestores()
     QCoreApplication::processEvents();
     QVERIFY(dock->presentationIndicator()->isVisible());
     QCOMPARE(PresentationScale::factor(), std::max(scale, TeachingDock::kPresentationScale));
+    // The transport icons enlarge with the text.
+    int transportButtons = 0;
+    for (QToolButton *button : dock->panel()->findChildren<QToolButton *>())
+        if (!button->icon().isNull() && button->parentWidget() && !qobject_cast<QTabBar *>(button->parentWidget())) {
+            QVERIFY2(button->iconSize().width() >= 16 * PresentationScale::factor() - 0.5,
+                     qPrintable(QString::number(button->iconSize().width())));
+            ++transportButtons;
+        }
+    QVERIFY(transportButtons >= 3);
     QVERIFY(!experimentDock->isVisible());
     for (QToolBar *bar : window.findChildren<QToolBar *>())
         QVERIFY(!bar->isVisible());
