@@ -128,6 +128,44 @@ __attribute__((target("avx2"))) LogisticPass passAvx2(const double *X, const dou
 
 #undef DPLAB_LOGISTIC_DISPATCH
 
+/** Whole vectors of four, then the last 1–3 elements through a padded vector (the same
+ *  per-lane arithmetic). */
+template <typename F>
+DPLAB_SIMD_INLINE void elementwise(const double *in, double *out, std::ptrdiff_t size, F f)
+{
+    std::ptrdiff_t k = 0;
+    for (; k + 4 <= size; k += 4)
+        simd::store(out + k, f(simd::load(in + k)));
+    if (k < size) {
+        double pad[4] = {0.0, 0.0, 0.0, 0.0};
+        for (std::ptrdiff_t j = k; j < size; ++j)
+            pad[j - k] = in[j];
+        const V4d r = f(simd::load(pad));
+        for (std::ptrdiff_t j = k; j < size; ++j)
+            out[j] = r[j - k];
+    }
+}
+
+void expMinusAbsSse2(const double *z, double *e, std::ptrdiff_t size)
+{
+    elementwise(z, e, size, [](V4d v) __attribute__((always_inline)) { return simd::expNonPositive(-simd::abs(v)); });
+}
+
+__attribute__((target("avx2"))) void expMinusAbsAvx2(const double *z, double *e, std::ptrdiff_t size)
+{
+    elementwise(z, e, size, [](V4d v) __attribute__((always_inline)) { return simd::expNonPositive(-simd::abs(v)); });
+}
+
+void log1pSse2(double *e, std::ptrdiff_t size)
+{
+    elementwise(e, e, size, [](V4d v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
+}
+
+__attribute__((target("avx2"))) void log1pAvx2(double *e, std::ptrdiff_t size)
+{
+    elementwise(e, e, size, [](V4d v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
+}
+
 } // namespace
 
 LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
@@ -137,6 +175,26 @@ LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows,
     if (isa == Isa::Avx2 && cpuHasAvx2())
         return passAvx2(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
     return passSse2(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
+}
+
+} // namespace dplab::kernels
+
+namespace dplab::kernels {
+
+void expMinusAbs(const double *z, double *e, std::ptrdiff_t size, Isa isa)
+{
+    if (isa == Isa::Avx2 && cpuHasAvx2())
+        expMinusAbsAvx2(z, e, size);
+    else
+        expMinusAbsSse2(z, e, size);
+}
+
+void log1pUnitInPlace(double *e, std::ptrdiff_t size, Isa isa)
+{
+    if (isa == Isa::Avx2 && cpuHasAvx2())
+        log1pAvx2(e, size);
+    else
+        log1pSse2(e, size);
 }
 
 } // namespace dplab::kernels

@@ -137,3 +137,25 @@ TEST(Kernels, ExpAndLogMatchLibmToAboutAnUlp)
         EXPECT_NEAR(got, std::log1p(e), 2.5e-16 * std::log1p(e) + 1e-323) << "log1p(" << e << ")";
     }
 }
+
+TEST(Kernels, ElementwiseExpAndLog1pSse2AndAvx2GiveIdenticalBytes)
+{
+    if (!kernels::cpuHasAvx2())
+        GTEST_SKIP() << "this CPU has no AVX2: only the SSE2 version can run here";
+    std::mt19937_64 gen(3);
+    std::normal_distribution<double> normal(0.0, 30.0);
+    for (std::ptrdiff_t size : {1, 3, 4, 5, 37, 1000}) {
+        std::vector<double> z(static_cast<std::size_t>(size));
+        for (double &v : z)
+            v = normal(gen);
+        std::vector<double> a(z.size()), b(z.size());
+        kernels::expMinusAbs(z.data(), a.data(), size, kernels::Isa::Sse2);
+        kernels::expMinusAbs(z.data(), b.data(), size, kernels::Isa::Avx2);
+        ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << "exp, size " << size;
+        for (std::size_t k = 0; k < z.size(); ++k)
+            ASSERT_NEAR(a[k], std::exp(-std::abs(z[k])), 2.5e-16 * a[k] + 1e-323);
+        kernels::log1pUnitInPlace(a.data(), size, kernels::Isa::Sse2);
+        kernels::log1pUnitInPlace(b.data(), size, kernels::Isa::Avx2);
+        ASSERT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << "log1p, size " << size;
+    }
+}

@@ -42,4 +42,10 @@ LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows,
                           const double *theta, double scale, double *grad, bool wantLoss,
                           bool wantCorrect, Isa isa = activeIsa());
 
+/** e[k] = e^{−|z[k]|}, k < size (dplab/common/simd.h's exp; e must not alias z). */
+void expMinusAbs(const double *z, double *e, std::ptrdiff_t size, Isa isa = activeIsa());
+
+/** e[k] = log1p(e[k]) for e[k] ∈ [0, 1], k < size. */
+void log1pUnitInPlace(double *e, std::ptrdiff_t size, Isa isa = activeIsa());
+
 } // namespace dplab::kernels
