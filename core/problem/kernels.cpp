@@ -18,10 +18,14 @@ namespace {
 
 using simd::V4d;
 
-/** Rows are taken four at a time: four dot products (one four-lane accumulator each, so four
- *  independent chains), the four logistic weights as one vector, then the four rows added to the
- *  gradient while they are still in L1. A group of fewer than four rows points the missing rows at
- *  its first row and ignores their results. */
+/** Rows are taken eight at a time: eight dot products (one four-lane accumulator each, so eight
+ *  independent chains), the eight logistic weights as two vectors, then the eight rows added to
+ *  the gradient while they are still in L1. A group of fewer than eight rows points the missing
+ *  rows at its first row and ignores their results. The group size changes only the schedule,
+ *  not a result: each row's dot product, each gradient coordinate's sum (rows in order) and the
+ *  loss (rows in order) are the same operations in the same order for any group size. */
+constexpr int Group = 8;
+
 template <bool WantGrad, bool WantLoss, bool WantCorrect>
 DPLAB_SIMD_INLINE LogisticPass passBody(const double *X, const double *y, std::ptrdiff_t rows,
                                         std::ptrdiff_t cols, const double *theta, double scale,
@@ -29,60 +33,64 @@ DPLAB_SIMD_INLINE LogisticPass passBody(const double *X, const double *y, std::p
 {
     LogisticPass out;
     const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
-    for (std::ptrdiff_t k0 = 0; k0 < rows; k0 += 4) {
-        const int present = static_cast<int>(std::min<std::ptrdiff_t>(4, rows - k0));
-        const double *a[4];
-        double label[4];
-        for (int r = 0; r < 4; ++r) {
+    for (std::ptrdiff_t k0 = 0; k0 < rows; k0 += Group) {
+        const int present = static_cast<int>(std::min<std::ptrdiff_t>(Group, rows - k0));
+        const double *a[Group];
+        double label[Group];
+        for (int r = 0; r < Group; ++r) {
             const int row = r < present ? r : 0;
             a[r] = X + (k0 + row) * cols;
             label[r] = y[k0 + row];
         }
-        V4d acc0 = simd::splat(0.0), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        V4d acc[Group];
+        for (int r = 0; r < Group; ++r)
+            acc[r] = simd::splat(0.0);
         for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
             const V4d t = simd::load(theta + j);
-            acc0 += simd::load(a[0] + j) * t;
-            acc1 += simd::load(a[1] + j) * t;
-            acc2 += simd::load(a[2] + j) * t;
-            acc3 += simd::load(a[3] + j) * t;
+            for (int r = 0; r < Group; ++r)
+                acc[r] += simd::load(a[r] + j) * t;
         }
-        double z[4] = {simd::sum(acc0), simd::sum(acc1), simd::sum(acc2), simd::sum(acc3)};
+        double z[Group];
+        for (int r = 0; r < Group; ++r)
+            z[r] = simd::sum(acc[r]);
         for (std::ptrdiff_t j = vcols; j < cols; ++j)
-            for (int r = 0; r < 4; ++r)
+            for (int r = 0; r < Group; ++r)
                 z[r] += a[r][j] * theta[j];
         if constexpr (WantCorrect) {
             for (int r = 0; r < present; ++r)
                 out.correct += (z[r] >= 0.0 ? 1.0 : -1.0) == label[r];
         }
-        const V4d yv = simd::load(label);
-        const V4d u = -(yv * simd::load(z));             // −y z
-        const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
-        if constexpr (WantLoss) {
-            // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
-            const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
-            for (int r = 0; r < present; ++r)
-                out.loss += l[r];
+        double c[Group];
+        for (int h = 0; h < Group; h += 4) {
+            const V4d yv = simd::load(label + h);
+            const V4d u = -(yv * simd::load(z + h));            // −y z
+            const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
+            if constexpr (WantLoss) {
+                // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
+                const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
+                for (int r = h; r < std::min(present, h + 4); ++r)
+                    out.loss += l[r - h];
+            }
+            if constexpr (WantGrad) {
+                const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
+                simd::store(c + h, -(yv * s) * scale);
+            }
         }
         if constexpr (WantGrad) {
-            const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
-            const V4d c = -(yv * s) * scale;
-            if (present == 4) {
-                const V4d c0 = simd::splat(c[0]), c1 = simd::splat(c[1]), c2 = simd::splat(c[2]),
-                          c3 = simd::splat(c[3]);
+            if (present == Group) {
+                V4d cv[Group];
+                for (int r = 0; r < Group; ++r)
+                    cv[r] = simd::splat(c[r]);
                 for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
                     V4d g = simd::load(grad + j);
-                    g += c0 * simd::load(a[0] + j);
-                    g += c1 * simd::load(a[1] + j);
-                    g += c2 * simd::load(a[2] + j);
-                    g += c3 * simd::load(a[3] + j);
+                    for (int r = 0; r < Group; ++r)
+                        g += cv[r] * simd::load(a[r] + j);
                     simd::store(grad + j, g);
                 }
                 for (std::ptrdiff_t j = vcols; j < cols; ++j) {
                     double g = grad[j];
-                    g += c[0] * a[0][j];
-                    g += c[1] * a[1][j];
-                    g += c[2] * a[2][j];
-                    g += c[3] * a[3][j];
+                    for (int r = 0; r < Group; ++r)
+                        g += c[r] * a[r][j];
                     grad[j] = g;
                 }
             } else {

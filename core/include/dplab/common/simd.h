@@ -99,7 +99,11 @@ DPLAB_SIMD_INLINE V4d expNonPositive(V4d x)
     const V4d y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
     const V4i k1 = k >> 1; // arithmetic shift: both halves ≥ −539, normal powers of two
     const V4i k2 = k - k1;
-    const V4d s1 = fromBits(reinterpret_cast<V4u>((k1 + 1023) << 52));
+    // Below −746 the product rounds to +0 (e^{−746} < 2^{−1075}): give that +0 through a zero
+    // factor, so that saturated lanes (diverging runs, margins of thousands) do not underflow in
+    // every multiplication, which costs a microcode assist per operation on some CPUs.
+    const V4u saturated = reinterpret_cast<V4u>(x <= -746.0);
+    const V4d s1 = fromBits(reinterpret_cast<V4u>((k1 + 1023) << 52) & ~saturated);
     const V4d s2 = fromBits(reinterpret_cast<V4u>((k2 + 1023) << 52));
     return (y * s1) * s2;
 }
