@@ -245,14 +245,14 @@ void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t si
     noiseLaplace(mKey, t, b, out, size, simd::activeIsa());
 }
 
-void noiseLaplace(std::uint64_t mKey, std::uint64_t t, double b, double *out, std::size_t size, simd::Isa isa)
+void noiseLaplace(std::uint64_t key, std::uint64_t t, double b, double *out, std::size_t size, simd::Isa isa)
 {
     if (b == 0.0) {
         std::memset(out, 0, size * sizeof(double));
         return;
     }
     const bool avx2 = useAvx2(isa);
-    const std::uint64_t *raw = rawWords(mKey, t, size, avx2);
+    const std::uint64_t *raw = rawWords(key, t, size, avx2);
     if (avx2)
         laplaceAvx2(raw, b, out, size);
     else
@@ -264,14 +264,14 @@ void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size
     noiseGaussian(mKey, t, sigma, out, size, simd::activeIsa());
 }
 
-void noiseGaussian(std::uint64_t mKey, std::uint64_t t, double sigma, double *out, std::size_t size, simd::Isa isa)
+void noiseGaussian(std::uint64_t key, std::uint64_t t, double sigma, double *out, std::size_t size, simd::Isa isa)
 {
     if (sigma == 0.0) {
         std::memset(out, 0, size * sizeof(double));
         return;
     }
     const bool avx2 = useAvx2(isa);
-    const std::uint64_t *raw = rawWords(mKey, t, 2 * ((size + 1) / 2), avx2);
+    const std::uint64_t *raw = rawWords(key, t, 2 * ((size + 1) / 2), avx2);
     if (avx2)
         gaussianAvx2(raw, sigma, out, size);
     else
