@@ -265,8 +265,8 @@ def machine_rates():
 def roofline(bandwidth, gemm):
     lines = []
     for n, d, m, degree in ((1000, 100, 20, 10), (100, 1000, 20, 7)):
-        data = n * m * d * 8                     # the features, read by z = X θ and by Xᵀ s
-        bytes_per_iter = 2 * data + 12 * n * d * 8  # + θ, y, gradients, noise, sent (n×d each)
+        data = n * m * d * 8                     # the features, read once by the fused pass
+        bytes_per_iter = data + 12 * n * d * 8   # + θ, y, gradients, noise, sent (n×d each)
         flops = 4 * n * m * d + 2 * 2 * n * degree * d + 2 * n * d * 20  # gradient, mixing, noise
         floor = max(data / bandwidth, flops / gemm)  # data read once, at full bandwidth
         lines.append((n, d, m, bytes_per_iter, flops, data / bandwidth, flops / gemm, floor))
