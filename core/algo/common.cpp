@@ -34,7 +34,7 @@ ParamSpec noiseScaleParam(const std::string &key, const std::string &label, cons
 
 ParamSpec perAgentNoiseParam(const std::string &key, const std::string &label, const std::string &help)
 {
-    auto spec = realParam(key, label, 0.0, 0.0, 1e9, help, false, true);
+    auto spec = realParam(key, label, 0.0, 0.0, 1e9, help, {.logScale = true});
     spec.perAgent = true;
     return spec;
 }

@@ -27,19 +27,17 @@ public:
         mNext.resize(n, d);
         mGrad.resize(n, d);
         mScale.resize(n);
-        mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
+        mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
+        restart();
         return {};
     }
 
     void step() override
     {
-        if (mRecordMessages)
-            mMessages.clear();
+        auto *record = messageRecord();
         mProblem->gradients(mX, mGrad, mIteration);
         mScale.setConstant(mNoise.at(mIteration));
-        mBits += mChannel.send(mX, mScale, mRecordMessages ? &mMessages : nullptr);
+        mBits += mChannel.send(mX, mScale, record);
         mMixer.mix(mX, mChannel.sent(), mNext);
         mNext -= mStep.at(mIteration) * mGrad;
         mX.swap(mNext);

@@ -12,9 +12,11 @@
 // 1ᵀy(k) = 1ᵀ(∇f(x(k)) + Σ_{t<k} ξ_y(t)), which is what paper 003's Algorithm 1 avoids.
 // Full-precision messages (no compressor).
 #include "algo/dpcommon.h"
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/common/decomposition.h"
+#include "dplab/common/formatnumber.h"
 #include "dplab/privacy/diadspaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/common/schedule.h"
@@ -27,10 +29,19 @@ namespace dplab {
 
 namespace {
 
-using dp::num;
 
 class DiaDsp final : public Algorithm
 {
+    /** ∇f at x for round t, clipped to C or checked against it (defined first: its type is
+     *  deduced). */
+    auto boundedGradients()
+    {
+        return [this](const Eigen::MatrixXd &x, Eigen::MatrixXd &out, long long t) {
+            mProblem->gradients(x, out, t);
+            mBound.enforce(out, t);
+        };
+    }
+
 public:
     Status reset(const RunContext &ctx) override
     {
@@ -41,22 +52,16 @@ public:
         mStep = paramSchedule(ctx.params, "stepsize");
         mNoiseX = paramSchedule(ctx.privacy, "noise_x");
         mNoiseY = paramSchedule(ctx.privacy, "noise_y");
-        mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
-        mClip = paramBool(ctx.privacy, "clip");
-        if (mClip && !(mBound > 0))
-            return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
+        if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
+            return s;
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         mWarnings.clear();
-        mViolationIteration = -1;
 
-        DiaDspPrivacySetup setup{mStep, mNoiseX, mNoiseY, gradientSensitivity(d, mBound)};
+        DiaDspPrivacySetup setup{mStep, mNoiseX, mNoiseY, gradientSensitivity(d, mBound.bound())};
         std::vector<std::string> notes;
         if (target) {
-            if (!(mBound > 0))
-                return Error::invalid("privacy.gradient_bound",
-                                      "must be > 0 to calibrate the noise to a target ε");
-            if (ctx.horizon < 1)
-                return Error::invalid("privacy.epsilon", "needs a run horizon (iterations ≥ 1)");
+            if (Status s = mBound.canCalibrate(ctx.horizon); !s)
+                return s;
             if (!(mNoiseY.a() > 0))
                 return Error::invalid("privacy.noise_y", "must be > 0: it gives the shape that "
                                                          "the target ε rescales");
@@ -71,12 +76,12 @@ public:
             setup.noiseX = mNoiseX;
             setup.noiseY = mNoiseY;
             notes.push_back("calibrated: s_x(k) = " + mNoiseX.toString() + ", s_y(k) = "
-                            + mNoiseY.toString() + " give ε = " + num(*target) + " after "
+                            + mNoiseY.toString() + " give ε = " + formatNumber(*target) + " after "
                             + std::to_string(ctx.horizon) + " iterations");
         }
         mAccountant.reset();
         const bool noisy = mNoiseX.a() > 0 || mNoiseY.a() > 0;
-        if (noisy && mBound > 0)
+        if (noisy && mBound.bound() > 0)
             mAccountant = std::make_unique<DiaDspAccountant>(n, setup, notes);
         else if (noisy)
             mWarnings.push_back("privacy.gradient_bound is 0: no ε is accounted (the "
@@ -90,100 +95,52 @@ public:
                 return s;
             const double low = solver.eigenvalues().minCoeff();
             if (low < 0)
-                mWarnings.push_back("W has a negative eigenvalue (" + num(low) + "): noisy gradient "
-                                    "tracking that mixes its own noisy state can oscillate; a "
-                                    "lazy (PSD) W is safer (paper-001 spec §9 item 3)");
+                mWarnings.push_back("W has a negative eigenvalue (" + formatNumber(low)
+                                    + "): noisy gradient tracking that mixes its own noisy state "
+                                      "can oscillate; a lazy (PSD) W is safer");
         }
 
-        mX = ctx.x0;
-        mGrad.resize(n, d);
-        gradients(mX, mGrad, 0);
-        mY = mGrad;
-        mNextX.resize(n, d);
-        mNextY.resize(n, d);
-        mNextGrad.resize(n, d);
-        mScale.resize(n);
-        mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        mState.reset(ctx.x0, boundedGradients());
+        mChannels.reset(ctx);
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long k = mIteration;
-        mScale.setConstant(mNoiseX.at(k));
-        mBits += mChannelX.send(mX, mScale, record);
-        mScale.setConstant(mNoiseY.at(k));
-        mBits += mChannelY.send(mY, mScale, record);
-
+        mBits += mChannels.send(mState, mNoiseX.at(k), mNoiseY.at(k), record);
         // (10) x⁺ = W x^a − η y;  (11) y⁺ = W y^a + ∇f(x⁺) − ∇f(x).
-        mMixer.apply(mChannelX.sent(), mNextX);
-        mNextX -= mStep.at(k) * mY;
-        gradients(mNextX, mNextGrad, k + 1);
-        mMixer.apply(mChannelY.sent(), mNextY);
-        mNextY += mNextGrad - mGrad;
-
-        mX.swap(mNextX);
-        mY.swap(mNextY);
-        mGrad.swap(mNextGrad);
+        mState.step(
+            k, mStep.at(k), [&](auto &out) { mMixer.apply(mChannels.x().sent(), out); },
+            [&](auto &out) { mMixer.apply(mChannels.y().sent(), out); }, boundedGradients());
         if (mAccountant)
             mAccountant->advance();
         ++mIteration;
     }
 
-    const Eigen::MatrixXd &decisions() const override { return mX; }
+    const Eigen::MatrixXd &decisions() const override { return mState.x(); }
     const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
     std::vector<std::string> warnings() const override
     {
-        auto out = mWarnings;
-        if (mViolationIteration >= 0 && mAccountant)
-            out.push_back("‖∇f_i‖₂ = " + num(mObservedBound) + " > C = " + num(mBound)
-                          + " at iteration " + std::to_string(mViolationIteration)
-                          + ": the accounted ε is not a guarantee (turn on privacy.clip)");
-        return out;
+        return mBound.withViolation(mWarnings, "‖∇f_i‖₂", mAccountant != nullptr);
     }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "y")
-            return &mY;
-        if (name == "gradient")
-            return &mGrad;
-        return nullptr;
+        return mState.state(name);
     }
 
 private:
-    void gradients(const Eigen::MatrixXd &x, Eigen::MatrixXd &out, long long t)
-    {
-        mProblem->gradients(x, out, t);
-        if (mClip) {
-            dp::clipRows(out, mBound);
-        } else if (mBound > 0 && mViolationIteration < 0) {
-            const double norm = dp::maxRowNorm(out);
-            if (norm > mBound) {
-                mObservedBound = norm;
-                mViolationIteration = t;
-            }
-        }
-    }
 
     std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep, mNoiseX, mNoiseY;
-    double mBound = 0.0;
-    bool mClip = false;
-    Broadcast mChannelX, mChannelY;
-    Eigen::MatrixXd mX, mY, mGrad, mNextX, mNextY, mNextGrad;
-    Eigen::VectorXd mScale;
+    dp::GradientBound mBound;
+    TrackingChannels mChannels;
+    TrackingState mState;
     std::unique_ptr<DiaDspAccountant> mAccountant;
     std::vector<std::string> mWarnings;
-    double mObservedBound = 0.0;
-    long long mViolationIteration = -1;
 };
 
 } // namespace
@@ -212,7 +169,8 @@ AlgorithmDescriptor describeDiaDsp()
     auto ny = noiseScaleParam("noise_y", "Noise on y",
                               "Laplace scale s_y q^k of the noise on the broadcast tracker y_i. "
                               "0 = no noise.");
-    d.privacyParams = {nx, ny, dp::epsilonTargetParam(), dp::gradientBoundParam(), dp::clipParam()};
+    d.privacyParams = {nx, ny, dp::epsilonTargetParam(), dp::gradientBoundParam(),
+                       dp::clipSwitchParam()};
     d.exactWithoutNoise = NoiseFreeClaim{
         .citation = "without noise DiaDSP is gradient tracking (Nedić, Olshevsky and Shi 2017): "
                     "linear convergence to x*"};

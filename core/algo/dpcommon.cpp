@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "algo/dpcommon.h"
+#include "algo/clipping.h"
 #include "dplab/common/decomposition.h"
+#include "dplab/common/formatnumber.h"
+#include "dplab/graph/analysis.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <cmath>
-#include <sstream>
 
 namespace dplab::dp {
 
@@ -17,8 +19,7 @@ ParamSpec epsilonTargetParam(const std::string &help)
                                          "are all multiplied by the one factor that makes the accountant's "
                                          "ε equal this target (ε ∝ 1/scale). Absent (or null): the noise "
                                          "parameters as given."
-                                       : help,
-                          true, true);
+                                       : help, {.minExclusive = true, .logScale = true});
     spec.defaultValue = nullptr; // optional: no target is no key
     return spec;
 }
@@ -38,7 +39,18 @@ ParamSpec gradientBoundParam()
                      "gradient change is 2√r·C (eq. 22). 0 = the bound the problem states (its "
                      "\"gradient_bound\" fact), if any; else unknown: no accountant. Without "
                      "clipping it is the user's claim, checked on the iterates.",
-                     false, true);
+                     {.logScale = true});
+}
+
+double problemFact(const Problem &problem, const char *key)
+{
+    const Json facts = problem.describe();
+    if (facts.is_object() && facts.contains(key) && facts.at(key).is_number()) {
+        const double v = facts.at(key).get<double>();
+        if (std::isfinite(v) && v > 0)
+            return v;
+    }
+    return 0.0;
 }
 
 double gradientBound(const Json &privacy, const Problem *problem)
@@ -46,64 +58,86 @@ double gradientBound(const Json &privacy, const Problem *problem)
     const double given = paramReal(privacy, "gradient_bound");
     if (given > 0 || !problem)
         return given;
-    const Json facts = problem->describe();
-    if (facts.is_object() && facts.contains("gradient_bound") && facts.at("gradient_bound").is_number()) {
-        const double v = facts.at("gradient_bound").get<double>();
-        if (std::isfinite(v) && v > 0)
-            return v;
-    }
-    return given;
+    const double stated = problemFact(*problem, "gradient_bound");
+    return stated > 0 ? stated : given;
 }
 
-ParamSpec clipParam()
+ParamSpec clipSwitchParam()
 {
     return boolParam("clip", "Clip gradients to C",
                      false, "Clip every local gradient to ‖·‖₂ ≤ C before use, which enforces "
                             "Assumption 2 (paper 003 notes clipping as the practical relaxation).");
 }
 
-void clipRows(Eigen::Ref<Eigen::MatrixXd> g, double bound)
+Status GradientBound::reset(const Json &privacy, const Problem *problem)
 {
-    for (Eigen::Index i = 0; i < g.rows(); ++i) {
-        const double norm = g.row(i).norm();
-        if (norm > bound)
-            g.row(i) *= bound / norm;
+    mBound = gradientBound(privacy, problem);
+    mClipping = paramBool(privacy, "clip");
+    mObserved = 0.0;
+    mViolationIteration = -1;
+    if (mClipping && !(mBound > 0))
+        return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
+    return {};
+}
+
+void GradientBound::enforce(Eigen::Ref<Eigen::MatrixXd> g, long long t)
+{
+    if (mClipping)
+        clipRows(g, mBound);
+    else
+        check(g, t);
+}
+
+void GradientBound::check(const Eigen::Ref<const Eigen::MatrixXd> &g, long long t)
+{
+    if (!(mBound > 0) || mViolationIteration >= 0)
+        return;
+    const double norm = maxRowNorm(g);
+    if (norm > mBound) {
+        mObserved = norm;
+        mViolationIteration = t;
     }
 }
 
-double maxRowNorm(const Eigen::Ref<const Eigen::MatrixXd> &g)
+Status GradientBound::canCalibrate(long long horizon) const
 {
-    return g.rows() == 0 ? 0.0 : g.rowwise().norm().maxCoeff();
+    if (!(mBound > 0))
+        return Error::invalid("privacy.gradient_bound",
+                              "must be > 0 to calibrate the noise to a target ε");
+    if (horizon < 1)
+        return Error::invalid("privacy.epsilon", "needs a run horizon (iterations ≥ 1)");
+    return {};
+}
+
+std::vector<std::string> GradientBound::withViolation(std::vector<std::string> warnings,
+                                                      const std::string &what, bool accounted) const
+{
+    if (accounted && mViolationIteration >= 0)
+        warnings.push_back(what + " = " + formatNumber(mObserved) + " > C = " + formatNumber(mBound)
+                           + " at iteration " + std::to_string(mViolationIteration)
+                           + ": the accounted ε is not a guarantee (turn on privacy.clip)");
+    return warnings;
 }
 
 namespace {
 
-double spectralRadiusOf(const Eigen::MatrixXd &m, const char *name)
-{
-    if (m.size() == 0)
-        return 0.0;
-    if (m.isApprox(m.transpose(), 1e-12)) {
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
-        return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
-    }
-    Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
-    return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
-}
+// W counts as symmetric within round-off (a Metropolis W built in floating point).
+constexpr double kSymmetryTolerance = 1e-12;
 
 } // namespace
 
 double consensusSpectralRadius(const Eigen::MatrixXd &w)
 {
     const double n = static_cast<double>(w.rows());
-    return spectralRadiusOf(w - Eigen::MatrixXd::Constant(w.rows(), w.cols(), 1.0 / n),
-                            "weights W − 11ᵀ/n");
+    return spectralRadius(w - Eigen::MatrixXd::Constant(w.rows(), w.cols(), 1.0 / n),
+                          "weights W − 11ᵀ/n", kSymmetryTolerance);
 }
 
 double offDiagonalSpectralRadius(const Eigen::MatrixXd &w)
 {
     Eigen::MatrixXd off = w;
     off.diagonal().setZero();
-    return spectralRadiusOf(off, "weights W off the diagonal");
+    return spectralRadius(off, "weights W off the diagonal", kSymmetryTolerance);
 }
 
 Schedule scaledSchedule(const Schedule &s, double c)
@@ -117,14 +151,6 @@ Schedule scaledSchedule(const Schedule &s, double c)
         return Schedule::geometric(c * s.a(), s.q());
     }
     return s;
-}
-
-std::string num(double v)
-{
-    std::ostringstream s;
-    s.precision(6);
-    s << v;
-    return s.str();
 }
 
 } // namespace dplab::dp

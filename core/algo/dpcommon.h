@@ -10,11 +10,13 @@
 #include "dplab/common/params.h"
 #include "dplab/problem/problem.h"
 #include "dplab/common/schedule.h"
+#include "dplab/common/result.h"
 
 #include <Eigen/Core>
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dplab::dp {
 
@@ -28,13 +30,41 @@ ParamSpec gradientBoundParam();
 /** C for the accountant: privacy.gradient_bound if > 0, else the problem's "gradient_bound" fact
  *  (describe()) if it states a finite positive one, else 0 (unknown). */
 double gradientBound(const Json &privacy, const Problem *problem);
-/** "clip": clip every local gradient to ‖·‖₂ ≤ C before use (enforces Assumption 2). */
-ParamSpec clipParam();
+/** A number the problem states in its describe() facts under `key`, if finite and > 0; else 0. */
+double problemFact(const Problem &problem, const char *key);
+/** "clip" (a switch, JSON key "clip"): clip every local gradient to ‖·‖₂ ≤ C before use
+ *  (enforces Assumption 2). Not paper 002's bound of the same key (privateonline.h). */
+ParamSpec clipSwitchParam();
 
-/** Scales every row of g with ‖g_i‖₂ > bound down to norm `bound`. */
-void clipRows(Eigen::Ref<Eigen::MatrixXd> g, double bound);
-/** max_i ‖g_i‖₂. */
-double maxRowNorm(const Eigen::Ref<const Eigen::MatrixXd> &g);
+/** Assumption 2's bound C on the local gradients and what a run does with it: with privacy.clip
+ *  every gradient is clipped to ‖·‖₂ ≤ C; otherwise the first iteration at which some
+ *  ‖∇f_i‖₂ > C is remembered, since the accounted ε is then not a guarantee. */
+class GradientBound
+{
+public:
+    /** Reads C (gradientBound()) and the clip switch; fails naming privacy.gradient_bound when
+     *  clipping is on without a bound. Forgets an earlier violation. */
+    Status reset(const Json &privacy, const Problem *problem);
+    double bound() const { return mBound; }
+    bool clips() const { return mClipping; }
+    /** Clips g to C (clip on), or else checks it as the gradients of iteration t. */
+    void enforce(Eigen::Ref<Eigen::MatrixXd> g, long long t);
+    /** Remembers iteration t when a bound is known, no violation is remembered yet and some
+     *  ‖g_i‖₂ > C. */
+    void check(const Eigen::Ref<const Eigen::MatrixXd> &g, long long t);
+    /** Fails naming the field unless a target ε can be reached: C > 0 and a horizon ≥ 1. */
+    Status canCalibrate(long long horizon) const;
+    /** `warnings`, and after a violation of an accounted run (`accounted`) one more: "<what> =
+     *  ‖g‖ > C = C at iteration t: the accounted ε is not a guarantee (turn on privacy.clip)". */
+    std::vector<std::string> withViolation(std::vector<std::string> warnings,
+                                           const std::string &what, bool accounted) const;
+
+private:
+    double mBound = 0.0;
+    bool mClipping = false;
+    double mObserved = 0.0;
+    long long mViolationIteration = -1;
+};
 
 /** ρ_w = ρ(W − 11ᵀ/n), the spectral radius of the consensus part of W. */
 double consensusSpectralRadius(const Eigen::MatrixXd &w);
@@ -44,7 +74,5 @@ double offDiagonalSpectralRadius(const Eigen::MatrixXd &w);
 /** The schedule c·s_k (same kind and shape, scale multiplied by c). */
 Schedule scaledSchedule(const Schedule &s, double c);
 
-/** A number for messages: up to 6 significant digits. */
-std::string num(double v);
 
 } // namespace dplab::dp

@@ -17,8 +17,10 @@
 // γ_k·2√r C of the accountant hold); the gradient is taken at v_i(k); the projection is an
 // optional box.
 #include "algo/dpcommon.h"
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
+#include "dplab/common/formatnumber.h"
 #include "dplab/privacy/dpopaccountant.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/common/schedule.h"
@@ -29,7 +31,6 @@ namespace dplab {
 
 namespace {
 
-using dp::num;
 
 class Dpop final : public Algorithm
 {
@@ -47,22 +48,16 @@ public:
         if (mProject && !(mLow < mHigh))
             return Error::invalid("params.box_high", "must be > box_low");
         mNoise = paramSchedule(ctx.privacy, "noise_x");
-        mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
-        mClip = paramBool(ctx.privacy, "clip");
-        if (mClip && !(mBound > 0))
-            return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
+        if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
+            return s;
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         mWarnings.clear();
-        mViolationIteration = -1;
 
-        DpopPrivacySetup setup{mStep, mNoise, gradientSensitivity(d, mBound)};
+        DpopPrivacySetup setup{mStep, mNoise, gradientSensitivity(d, mBound.bound())};
         std::vector<std::string> notes;
         if (target) {
-            if (!(mBound > 0))
-                return Error::invalid("privacy.gradient_bound",
-                                      "must be > 0 to calibrate the noise to a target ε");
-            if (ctx.horizon < 1)
-                return Error::invalid("privacy.epsilon", "needs a run horizon (iterations ≥ 1)");
+            if (Status s = mBound.canCalibrate(ctx.horizon); !s)
+                return s;
             if (!(mNoise.a() > 0))
                 return Error::invalid("privacy.noise_x", "must be > 0: it gives the shape M_k "
                                                          "that the target ε rescales");
@@ -72,12 +67,12 @@ public:
             mNoise = dp::scaledSchedule(mNoise, factor);
             setup.noise = mNoise;
             notes.push_back("calibrated: noise M_k = " + mNoise.toString() + " gives ε = "
-                            + num(*target) + " after " + std::to_string(ctx.horizon)
+                            + formatNumber(*target) + " after " + std::to_string(ctx.horizon)
                             + " iterations");
         }
         mAccountant.reset();
         const bool noisy = mNoise.a() > 0;
-        if (noisy && mBound > 0)
+        if (noisy && mBound.bound() > 0)
             mAccountant = std::make_unique<DpopAccountant>(n, setup, notes);
         else if (noisy)
             mWarnings.push_back("privacy.gradient_bound is 0: no ε is accounted (the sensitivity "
@@ -93,33 +88,20 @@ public:
         mV.resize(n, d);
         mGrad.resize(n, d);
         mScale.resize(n);
-        mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long k = mIteration;
-        mScale.setConstant(mNoise.at(k));
-        mBits += mChannel.send(mX, mScale, record);
+        mBits += sendAtScale(mChannel, mX, mNoise.at(k), mScale, record);
         // v = W w: every term, the own one included, is a broadcast (noisy) value.
         mMixer.apply(mChannel.sent(), mV);
         mProblem->gradients(mV, mGrad, k);
-        if (mClip) {
-            dp::clipRows(mGrad, mBound);
-        } else if (mBound > 0 && mViolationIteration < 0) {
-            const double norm = dp::maxRowNorm(mGrad);
-            if (norm > mBound) {
-                mObservedBound = norm;
-                mViolationIteration = k;
-            }
-        }
+        mBound.enforce(mGrad, k);
         mX = mV - mStep.at(k) * mGrad;
         if (mProject)
             mX = mX.cwiseMax(mLow).cwiseMin(mHigh);
@@ -132,12 +114,7 @@ public:
     const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
     std::vector<std::string> warnings() const override
     {
-        auto out = mWarnings;
-        if (mViolationIteration >= 0 && mAccountant)
-            out.push_back("‖∇f_i(v_i)‖₂ = " + num(mObservedBound) + " > C = " + num(mBound)
-                          + " at iteration " + std::to_string(mViolationIteration)
-                          + ": the accounted ε is not a guarantee (turn on privacy.clip)");
-        return out;
+        return mBound.withViolation(mWarnings, "‖∇f_i(v_i)‖₂", mAccountant != nullptr);
     }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
@@ -153,15 +130,13 @@ private:
     Mixer mMixer;
     Schedule mStep, mNoise;
     bool mProject = false;
-    double mLow = 0.0, mHigh = 0.0, mBound = 0.0;
-    bool mClip = false;
+    double mLow = 0.0, mHigh = 0.0;
+    dp::GradientBound mBound;
     Broadcast mChannel;
     Eigen::MatrixXd mX, mV, mGrad;
     Eigen::VectorXd mScale;
     std::unique_ptr<DpopAccountant> mAccountant;
     std::vector<std::string> mWarnings;
-    double mObservedBound = 0.0;
-    long long mViolationIteration = -1;
 };
 
 } // namespace
@@ -201,7 +176,8 @@ AlgorithmDescriptor describeDpop()
                                  "state, e.g. {\"type\":\"geometric\",\"a\":M,\"q\":p}. 0 = no "
                                  "noise.");
     noise.condition = "[21]: M_k = M p^k with q < p < 1";
-    d.privacyParams = {noise, dp::epsilonTargetParam(), dp::gradientBoundParam(), dp::clipParam()};
+    d.privacyParams = {noise, dp::epsilonTargetParam(), dp::gradientBoundParam(),
+                       dp::clipSwitchParam()};
     d.create = [] { return std::make_unique<Dpop>(); };
     return d;
 }

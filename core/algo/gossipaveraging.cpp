@@ -31,19 +31,16 @@ public:
         mSpectrum = gossipSpectrum(ctx.W);
         mGossip = AcceleratedGossip(ctx.W, gossipTheta(mSpectrum.sigma2, rule), d);
         mGossip.start(ctx.x0);
-        mChannel = Broadcast("h", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
+        mChannel = Broadcast("h", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mScale = Eigen::VectorXd::Zero(n);
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        restart();
         return {};
     }
 
     void step() override
     {
-        if (mRecordMessages)
-            mMessages.clear();
-        mBits += mChannel.send(mGossip.current(), mScale, mRecordMessages ? &mMessages : nullptr);
+        auto *record = messageRecord();
+        mBits += mChannel.send(mGossip.current(), mScale, record);
         mGossip.step(mChannel.sent());
         ++mIteration;
     }

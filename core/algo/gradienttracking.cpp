@@ -7,6 +7,7 @@
 // Column-stochasticity of W keeps Σ_i y_i(k) = Σ_i ∇f_i(x_i(k)) (the tracking invariant) when the
 // messages are exact. Optional Laplace noise / compression act on the broadcast x and y; the
 // agent's own terms stay exact.
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/common/schedule.h"
@@ -25,63 +26,36 @@ public:
         mStep = paramSchedule(ctx.params, "stepsize");
         mNoiseX = paramSchedule(ctx.privacy, "noise_x");
         mNoiseY = paramSchedule(ctx.privacy, "noise_y");
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
-        mX = ctx.x0;
-        mGrad.resize(n, d);
-        mProblem->gradients(mX, mGrad, 0);
-        mY = mGrad;
-        mNextX.resize(n, d);
-        mNextY.resize(n, d);
-        mNextGrad.resize(n, d);
-        mScale.resize(n);
-        mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
+        mState.reset(ctx.x0, gradientsOf(*mProblem));
+        mChannels.reset(ctx);
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long k = mIteration;
-        mScale.setConstant(mNoiseX.at(k));
-        mBits += mChannelX.send(mX, mScale, record);
-        mScale.setConstant(mNoiseY.at(k));
-        mBits += mChannelY.send(mY, mScale, record);
-
-        mMixer.mix(mX, mChannelX.sent(), mNextX);
-        mNextX -= mStep.at(k) * mY;
-        mProblem->gradients(mNextX, mNextGrad, k + 1);
-        mMixer.mix(mY, mChannelY.sent(), mNextY);
-        mNextY += mNextGrad - mGrad;
-
-        mX.swap(mNextX);
-        mY.swap(mNextY);
-        mGrad.swap(mNextGrad);
+        mBits += mChannels.send(mState, mNoiseX.at(k), mNoiseY.at(k), record);
+        mState.step(
+            k, mStep.at(k), [&](auto &out) { mMixer.mix(mState.x(), mChannels.x().sent(), out); },
+            [&](auto &out) { mMixer.mix(mState.y(), mChannels.y().sent(), out); },
+            gradientsOf(*mProblem));
         ++mIteration;
     }
 
-    const Eigen::MatrixXd &decisions() const override { return mX; }
+    const Eigen::MatrixXd &decisions() const override { return mState.x(); }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "y")
-            return &mY;
-        if (name == "gradient")
-            return &mGrad;
-        return nullptr;
+        return mState.state(name);
     }
 
 private:
     std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep, mNoiseX, mNoiseY;
-    Broadcast mChannelX, mChannelY;
-    Eigen::MatrixXd mX, mY, mGrad, mNextX, mNextY, mNextGrad;
-    Eigen::VectorXd mScale;
+    TrackingChannels mChannels;
+    TrackingState mState;
 };
 
 } // namespace

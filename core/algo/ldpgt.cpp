@@ -31,38 +31,20 @@
 // privacy.accountant selects which one epsilon() reports; state("epsilon_finite_t") and
 // state("epsilon_iterated") give both (n×1) for overlays.
 #include "algo/dpcommon.h"
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
+#include "dplab/common/formatnumber.h"
 #include "dplab/privacy/paper000accountant.h"
 #include "dplab/common/schedule.h"
 
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 namespace dplab {
 
 namespace {
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
-
-/** A number from the problem's describe() facts, if present and positive. */
-double problemFact(const Problem &problem, const char *key)
-{
-    const Json facts = problem.describe();
-    if (facts.is_object() && facts.contains(key) && facts.at(key).is_number()) {
-        const double v = facts.at(key).get<double>();
-        if (std::isfinite(v) && v > 0)
-            return v;
-    }
-    return 0.0;
-}
 
 class LdpGradientTracking final : public Algorithm
 {
@@ -107,11 +89,10 @@ public:
         mNextS.resize(n, d);
         mKappa.resize(n);
         mScale.resize(n);
-        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
-        mChannelTheta = Broadcast("theta", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);
+        mChannelTheta =
+            Broadcast("theta", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
+        restart();
 
         mWarnings.clear();
         checkConditions(n);
@@ -122,24 +103,19 @@ public:
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long t = mIteration;
-        const double tp1 = static_cast<double>(t + 1);
         const int n = static_cast<int>(mTheta.rows());
 
         // 3: local gradient at the current θ over the data received so far.
         mProblem->gradients(mTheta, mGrad, t);
         // 4–5: s(t+1) = C_diag s(t) + C_off (s(t) + ζ(t)) + λ_t g
-        for (int i = 0; i < n; ++i)
-            mScale[i] = mNuS[i] * std::pow(tp1, -mDecayS[i]);
+        decayingScales(mNuS, mDecayS, t, mScale);
         mBits += mChannelS.send(mS, mScale, record);
         mColumnMixer.mix(mS, mChannelS.sent(), mNextS);
         mNextS += mStep.at(t) * mGrad;
         // 6–7: θ(t+1) = R_diag θ(t) + R_off (θ(t) + ϑ(t)) − Z_t^{-1}(s(t+1) − s(t))
-        for (int i = 0; i < n; ++i)
-            mScale[i] = mNuTheta[i] * std::pow(tp1, -mDecayTheta[i]);
+        decayingScales(mNuTheta, mDecayTheta, t, mScale);
         mBits += mChannelTheta.send(mTheta, mScale, record);
         mRowMixer.mix(mTheta, mChannelTheta.sent(), mNextTheta);
         mKappa = (static_cast<double>(n) * mZ.diagonal()).cwiseInverse();
@@ -241,10 +217,10 @@ private:
         }
         double cl = paramReal(ctx.privacy, "gradient_bound");
         if (!(cl > 0))
-            cl = problemFact(*mProblem, "gradient_l1_bound");
+            cl = dp::problemFact(*mProblem, "gradient_l1_bound");
         double L = paramReal(ctx.privacy, "lipschitz");
         if (!(L > 0))
-            L = problemFact(*mProblem, "lipschitz");
+            L = dp::problemFact(*mProblem, "lipschitz");
         if (!(cl > 0)) {
             if (target)
                 return Error::invalid("privacy.epsilon",
@@ -362,10 +338,10 @@ AlgorithmDescriptor describeLdpGradientTracking()
                     "literally; grows without bound). Both are computed."),
         realParam("gradient_bound", "Gradient ℓ1 bound c_l", 0.0, 0.0, 1e12,
                   "c_l of Assumption 5 (‖∇l‖_1 ≤ c_l). 0 = take it from the problem (its clipping "
-                  "bound); without it no ε is computed.", false, true),
+                  "bound); without it no ε is computed.", {.logScale = true}),
         realParam("lipschitz", "Lipschitz constant L", 0.0, 0.0, 1e12,
                   "L of Assumption 3(iii), used by the iterated bound. 0 = take it from the "
-                  "problem.", false, true),
+                  "problem.", {.logScale = true}),
         dp::epsilonTargetParam("Target ε_i of every learner at the run's horizon, > 0: scale every "
                                "learner's ν^i_ζ, ν^i_ϑ (Remark 13) so that its ε_i under the selected "
                                "bound equals this value; the given scales then only set the ratio "

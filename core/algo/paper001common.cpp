@@ -2,22 +2,11 @@
 #include "algo/paper001common.h"
 
 #include "algo/dpcommon.h"
+#include "dplab/common/formatnumber.h"
 
 #include <cmath>
-#include <sstream>
 
 namespace dplab::paper001 {
-
-namespace {
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
-}
-
-} // namespace
 
 GeometricNoise::GeometricNoise(const NoiseSource &source, RngPurpose purpose, Eigen::VectorXd scale,
                                Eigen::VectorXd decay, int d)
@@ -47,6 +36,49 @@ void GeometricNoise::draw(long long k)
     }
 }
 
+OffDiagonalLaplacian::OffDiagonalLaplacian(const Eigen::MatrixXd &w)
+{
+    Eigen::MatrixXd off = w;
+    off.diagonal().setZero();
+    mOff = off.sparseView(0.0, 0.0);
+    mOff.makeCompressed();
+    mRowSum = off.rowwise().sum();
+}
+
+const Eigen::MatrixXd *channelState(const std::string &name, const std::string &v,
+                                    const ReferenceChannel &channel, const GeometricNoise &noise)
+{
+    if (name == v + "_ref")
+        return &channel.references();
+    if (name == v + "_hat")
+        return &channel.estimates();
+    if (name == "noise_" + v)
+        return &noise.noise();
+    if (name == "residual_" + v)
+        return &channel.residuals();
+    return nullptr;
+}
+
+ParamSpec errorFeedbackParam()
+{
+    return boolParam("error_feedback", "Error feedback", false,
+                     "Not in paper 001: add a residual memory e_i to the difference before "
+                     "compression, C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
+}
+
+ParamSpec referenceStepParam(const ReferenceStep &step)
+{
+    const std::string &a = step.symbol;
+    const std::string c = step.state + "^c";
+    auto spec = realParam(step.key, "Reference step " + a, step.tableValue, 0.0, 1e3,
+                          a + ": step of the reference point, " + c + " ← (1 − " + a + ") " + c
+                              + " + " + a + " " + step.estimate + " " + step.equation
+                              + " (Table I: " + formatNumber(step.tableValue) + ").",
+                          {.minExclusive = true});
+    spec.condition = a + " ∈ (0, 1/r) (" + step.condition + ")";
+    return spec;
+}
+
 std::vector<Rng> compressorStreams(const NoiseSource &noise, int n)
 {
     std::vector<Rng> rng;
@@ -62,24 +94,20 @@ std::vector<ParamSpec> privacyParams(Paper001Method method)
     auto sx = realParam("s_x", "Noise scale s_ξx", 0.1, 0.0, 1e9,
                         "s_{ξx_i}: Laplace scale at k = 0 of the noise ξ_{x_i,k} ~ Lap_d(s_{ξx_i} q_i^k) "
                         "added to x_i (kept in the state). Figs. 2/3/4 use 0.1, Fig. 7 uses 5, Table I "
-                        "lists 100. 0 = no noise.",
-                        false, true);
+                        "lists 100. 0 = no noise.", {.logScale = true});
     sx.perAgent = true;
     auto s2 = pgtc ? realParam("s_y", "Noise scale s_ξy", 0.1, 0.0, 1e9,
                                "s_{ξy_i}: Laplace scale at k = 0 of the noise ξ_{y_i,k} ~ Lap_d(s_{ξy_i} q_i^k) "
                                "added to the tracker y_i (kept in the state; it accumulates in Σ_i y_i, eq. "
-                               "(26)). 0 = no noise.",
-                               false, true)
+                               "(26)). 0 = no noise.", {.logScale = true})
                    : realParam("s_v", "Noise scale s_ξv", 0.1, 0.0, 1e9,
                                "s_{ξv_i}: Laplace scale at k = 0 of the noise ξ_{v_i,k} ~ Lap_d(s_{ξv_i} q_i^k) "
                                "added to the dual variable v_i, which is never sent (it accumulates in "
-                               "Σ_i v_i, eq. (79)). 0 = no noise.",
-                               false, true);
+                               "Σ_i v_i, eq. (79)). 0 = no noise.", {.logScale = true});
     s2.perAgent = true;
     auto q = realParam("q", "Noise decay q", 0.2, 0.0, 1.0,
                        "q_i: the noise scale at iteration k is s q_i^k (0 < q_i < 1). Figs. 2/3 use 0.2, "
-                       "Table I lists 0.1, Figs. 4/7 sweep 0.18 … 0.9.",
-                       true);
+                       "Table I lists 0.1, Figs. 4/7 sweep 0.18 … 0.9.", {.minExclusive = true});
     q.perAgent = true;
     q.condition = "0 < q < 1; Propositions 1/2: q > (ηL_f + √(η²L_f² + 4ηL_f))/2";
     auto bound = choiceParam("bound", "Privacy bound", "theorem", {"theorem", "proposition"},
@@ -92,16 +120,16 @@ std::vector<ParamSpec> privacyParams(Paper001Method method)
     auto m = realParam("gradient_bound", "Gradient bound M", 0.0, 0.0, 1e12,
                        "M of Assumption 7, ‖∇f_i(x)‖ ≤ M for all x (Theorems 3/6). 0 = the bound the "
                        "problem states (its \"gradient_bound\" fact), if any; else no finite-horizon ε.",
-                       false, true);
+                       {.logScale = true});
     auto delta = realParam("delta", "Sensitivity δ", 1.0, 0.0, 1e12,
                            "δ of Propositions 1/2: the ℓ1 bound ‖∇f^(1)_i − ∇f^(2)_i‖_1 ≤ δ of the (constant, "
                            "Assumption 6) gradient difference of two adjacent cost functions (reading of DiaDSP; "
                            "paper 001 leaves δ undefined).",
-                           true, true);
+                           {.minExclusive = true, .logScale = true});
     auto lf = realParam("smoothness", "Smoothness L_f", 0.0, 0.0, 1e12,
                         "L_f of Assumption 1, used by Propositions 1/2 (η < 1/(2L_f) and the q threshold). "
                         "0 = the problem's \"smoothness\" fact, if any; else no infinite-horizon ε.",
-                        false, true);
+                        {.logScale = true});
     auto target = dp::epsilonTargetParam(
                             "Privacy budget ε to reach at the run's horizon, > 0. When given, each agent's s_x and "
                             + std::string(pgtc ? "s_y" : "s_v")
@@ -256,8 +284,9 @@ void checkAlpha(const RunContext &ctx, double alpha, const std::string &symbol, 
         return; // x̂ = x^c + (x^a − x^c) = x^a whatever α: the reference step plays no role
     const double r = ctx.compressor->r(static_cast<int>(ctx.x0.cols()));
     if (r > 0 && alpha >= 1.0 / r)
-        warnings.push_back(symbol + " = " + number(alpha) + " is not below 1/r = " + number(1.0 / r) + " ("
-                           + ctx.compressor->id() + " has r = " + number(r)
+        warnings.push_back(symbol + " = " + formatNumber(alpha) + " is not below 1/r = "
+                           + formatNumber(1.0 / r) + " ("
+                           + ctx.compressor->id() + " has r = " + formatNumber(r)
                            + "): the convergence theorems need " + symbol + " ∈ (0, 1/r)");
 }
 

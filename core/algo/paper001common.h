@@ -8,9 +8,11 @@
 #pragma once
 
 #include "dplab/algo/algorithm.h"
+#include "dplab/algo/referencechannel.h"
 #include "dplab/privacy/paper001accountant.h"
 
 #include <Eigen/Core>
+#include <Eigen/SparseCore>
 
 #include <memory>
 #include <string>
@@ -40,6 +42,53 @@ private:
     Eigen::MatrixXd mNoise;
     Eigen::VectorXd mRow;
 };
+
+/** The Laplacian L = D − W_o of the weights' off-diagonal part W_o (D = diag of W_o's row sums;
+ *  L = I − W for a stochastic W, whatever its diagonal): the self weight never enters. */
+class OffDiagonalLaplacian
+{
+public:
+    OffDiagonalLaplacian() = default;
+    explicit OffDiagonalLaplacian(const Eigen::MatrixXd &w);
+
+    /** out = −L v: row i is Σ_{j≠i} w_ij (v_j − v_i). out must not alias v. */
+    void applyNegative(const Eigen::MatrixXd &v, Eigen::MatrixXd &out) const
+    {
+        out.noalias() = mOff * v;
+        out -= mRowSum.asDiagonal() * v;
+    }
+    /** out = L v: row i is Σ_{j≠i} w_ij (v_i − v_j). out must not alias v. */
+    void apply(const Eigen::MatrixXd &v, Eigen::MatrixXd &out) const
+    {
+        out.noalias() = mRowSum.asDiagonal() * v;
+        out.noalias() -= mOff * v;
+    }
+
+private:
+    Eigen::SparseMatrix<double, Eigen::RowMajor> mOff;
+    Eigen::VectorXd mRowSum;
+};
+
+/** The states a compressed channel of variable `v` ("x", "y") exposes: "v_ref" (the reference
+ *  points), "v_hat" (the reconstructions), "noise_v" (the last noise), "residual_v" (the error
+ *  feedback memory); null for any other name. */
+const Eigen::MatrixXd *channelState(const std::string &name, const std::string &v,
+                                    const ReferenceChannel &channel, const GeometricNoise &noise);
+
+/** "error_feedback": the residual memory of EF-SGD, which paper 001 does not use. */
+ParamSpec errorFeedbackParam();
+/** A reference-point step of eq. (16)/(17): state^c ← (1 − α) state^c + α estimate. */
+struct ReferenceStep {
+    std::string key;        ///< "alpha_x", "alpha_y"
+    std::string symbol;     ///< "α_x"
+    std::string state;      ///< "x"
+    std::string estimate;   ///< "x̂"
+    std::string equation;   ///< "(16)"
+    double tableValue = 0;  ///< Table I's value, the default
+    std::string condition;  ///< where the paper bounds α in (0, 1/r): "Lemma 1"
+};
+/** The parameter of a reference step, its help and condition composed from `step`. */
+ParamSpec referenceStepParam(const ReferenceStep &step);
 
 /** One compressor stream per agent: noise.stream(i, RngPurpose::Compressor). */
 std::vector<Rng> compressorStreams(const NoiseSource &noise, int n);

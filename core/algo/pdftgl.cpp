@@ -30,9 +30,10 @@ AlgorithmDescriptor describePdFtgl()
                           "⌈4 ln(nT√(14n))/√ρ⌉ (smaller values weaken the gossip accuracy the privacy "
                           "proof needs).");
     block.unit = "rounds";
-    d.params = {block,          hScaleParam(), alphaParam(), clipParam(), lipschitzParam(),
-                thetaParam(),   constraintParam(), radiusParam()};
-    d.params[1].help += " Theoretical h: G√(14LT(2 + log₂T))/R (α = 0, Cor. 3.7) or αL (α > 0, Cor. 3.8).";
+    const ParamSpec hScale =
+        hScaleParam("G√(14LT(2 + log₂T))/R (α = 0, Cor. 3.7) or αL (α > 0, Cor. 3.8).");
+    d.params = {block,        hScale,          alphaParam(), clipBoundParam(), lipschitzParam(),
+                thetaParam(), constraintParam(), radiusParam()};
     describeCommon(d);
     {
         TheoryRate regret;

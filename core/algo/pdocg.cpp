@@ -34,10 +34,10 @@ AlgorithmDescriptor describePdOcg()
                            "Accelerated-gossip steps at the start of each block. 0 = eq. (10): "
                            "⌈4 ln(nT√(14n))/√ρ⌉. Capped at L.");
     gossip.unit = "steps";
-    d.params = {block,        gossip,          hScaleParam(), alphaParam(),
-                clipParam(),  lipschitzParam(), thetaParam(), constraintParam(), radiusParam()};
-    d.params[2].help += " Theoretical h: √(15LT)·G/R (α = 0; Appendix I — the main text's "
-                        "√(15LTG/R) is a typo) or αL (α > 0).";
+    const ParamSpec hScale = hScaleParam("√(15LT)·G/R (α = 0; Appendix I — the main text's "
+                                         "√(15LTG/R) is a typo) or αL (α > 0).");
+    d.params = {block,          gossip,         hScale,       alphaParam(),    clipBoundParam(),
+                lipschitzParam(), thetaParam(), constraintParam(), radiusParam()};
     describeCommon(d);
     {
         TheoryRate regret;

@@ -14,6 +14,7 @@
 // ε_round = ε/T ('composition' = horizon: paper 002's fair comparison, (ε, 0)-DP over T rounds
 // by basic composition) or ε (Li et al.'s per-round guarantee). The played decision, scored by
 // the metrics, is the iterate x_i(t) ∈ K; Li et al.'s guarantee covers the broadcast values.
+#include "algo/clipping.h"
 #include "algo/privateonline.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/common/schedule.h"
@@ -39,8 +40,8 @@ public:
             return set.error();
         mSet = set.value();
         mStep = paramSchedule(ctx.params, "stepsize");
-        mClip = paramReal(ctx.params, "clip");
-        mG = mClip > 0.0 ? mClip : paramReal(ctx.params, "lipschitz");
+        mClipBound = paramReal(ctx.params, "clip");
+        mG = mClipBound > 0.0 ? mClipBound : paramReal(ctx.params, "lipschitz");
         mAtMix = paramText(ctx.params, "gradient_at") == "received";
         mMixer = Mixer(ctx.W);
         mNoise = paramBool(ctx.privacy, "noise");
@@ -54,7 +55,7 @@ public:
             mAccountant = std::make_unique<BasicCompositionAccountant>(
                 mN, horizon ? "basic composition over T rounds (paper 002's PD-OGD)"
                             : "basic composition of per-round ε (Li et al. 2018)");
-        if (mClip <= 0.0)
+        if (mClipBound <= 0.0)
             mWarnings.push_back("clip = 0: the privacy guarantee assumes ‖∇f‖ ≤ G without enforcing it");
         mX = Eigen::MatrixXd::Zero(mN, mD); // x_i(1) = 0, like pd-ftgl / pd-ocg
         mMixed = mX;
@@ -62,19 +63,16 @@ public:
         mRow.resize(mD);
         mScale = Eigen::VectorXd::Zero(mN);
         mDelta = Eigen::VectorXd::Zero(mN);
-        mChannel = Broadcast("x", mN, mD, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
+        mChannel = Broadcast("x", mN, mD, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mLastStep = 0.0;
         mProjections = 0;
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        restart();
         return {};
     }
 
     void step() override
     {
-        if (mRecordMessages)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long t = mIteration;
         // The message carries x_i(t), produced with step a_{t−1} (x_i(0) is data-independent).
         const double sensitivity = t == 0 ? 0.0 : 2.0 * mLastStep * std::sqrt(static_cast<double>(mD)) * mG;
@@ -82,14 +80,14 @@ public:
                                           / mEpsilonRound
                                     : 0.0;
         mScale.setConstant(scale);
-        mBits += mChannel.send(mX, mScale, mRecordMessages ? &mMessages : nullptr);
+        mBits += mChannel.send(mX, mScale, record);
         if (mAccountant && scale > 0.0) {
             mDelta.setConstant(sensitivity);
             mAccountant->add(mDelta, mScale);
         }
         mMixer.apply(mChannel.sent(), mMixed); // Σ_j P_ij (x_j + σ_j), own term included
         mProblem->gradients(mAtMix ? mMixed : mX, mGrad, t);
-        privateonline::clipRows(mGrad, mClip);
+        clipRows(mGrad, mClipBound);
         const double a = mStep.at(t);
         for (int i = 0; i < mN; ++i) {
             mRow = (mMixed.row(i) - a * mGrad.row(i)).transpose();
@@ -116,7 +114,7 @@ private:
     std::shared_ptr<const ConstraintSet> mSet;
     int mN = 0, mD = 0;
     Schedule mStep;
-    double mClip = 0.0, mG = 1.0, mEpsilonRound = 1.0, mLastStep = 0.0;
+    double mClipBound = 0.0, mG = 1.0, mEpsilonRound = 1.0, mLastStep = 0.0;
     bool mAtMix = true, mNoise = true;
     Mixer mMixer;
     Broadcast mChannel;
@@ -161,7 +159,7 @@ AlgorithmDescriptor describePdOgd()
                             "Where the gradient is queried: 'received' = at b_i(t), the weighted "
                             "average of the received noisy decisions (Li et al., Alg. 1 line 5); "
                             "'decision' = at the learner's own iterate x_i(t)."),
-                clipParam(), lipschitzParam(), constraintParam(), radiusParam()};
+                clipBoundParam(), lipschitzParam(), constraintParam(), radiusParam()};
     d.graphKind = GraphKind::Undirected;
     d.weights = WeightNeeds::Doubly;
     d.acceptsCompressor = false;

@@ -19,15 +19,14 @@
 // for any compressor, any α, with or without error feedback; likewise
 //     Σ_i x_{i,k+1} = Σ_i (x_{i,k} + ξ_{x_i,k}) − η Σ_i y_{i,k}.
 //
-// Randomness: ξ_x from noise.stream(i, NoiseX), ξ_y from noise.stream(i, NoiseY), d draws per
-// agent and message in coordinate order (the same numbers Broadcast would draw); compressor
-// randomness from one stream per agent, noise.stream(i, Compressor), used by the x message then
-// the y message. Bits: the compressor's count for each of the 2 messages per agent per iteration.
+// Randomness: ξ_x from noise.stream(i, DecisionNoise), ξ_y from noise.stream(i, TrackerNoise),
+// d draws per agent and message in coordinate order (the same numbers Broadcast would draw);
+// compressor randomness from one stream per agent, noise.stream(i, Compressor), used by the x
+// message then the y message. Bits: the compressor's count for each of the 2 messages per agent
+// per iteration.
 #include "algo/paper001common.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/referencechannel.h"
-
-#include <Eigen/SparseCore>
 
 namespace dplab {
 
@@ -48,19 +47,15 @@ public:
         const double alphaY = paramReal(ctx.params, "alpha_y");
         const bool feedback = paramBool(ctx.params, "error_feedback");
 
-        Eigen::MatrixXd off = ctx.W;
-        off.diagonal().setZero();
-        mOff = off.sparseView(0.0, 0.0);
-        mOff.makeCompressed();
-        mOffRowSum = off.rowwise().sum();
+        mLaplacian = paper001::OffDiagonalLaplacian(ctx.W);
 
         const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
         Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
         Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, "s_y", n);
         if (Status s = paper001::calibrate(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2); !s)
             return s;
-        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, sx, q, d);
-        mNoiseY = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, s2, q, d);
+        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::DecisionNoise, sx, q, d);
+        mNoiseY = paper001::GeometricNoise(ctx.noise, RngPurpose::TrackerNoise, s2, q, d);
         mCompressorRng = paper001::compressorStreams(ctx.noise, n);
         mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
         mChannelY = ReferenceChannel("y", n, d, ctx.compressor, alphaY, feedback);
@@ -71,7 +66,7 @@ public:
         mY = mGrad;
         mXa.resize(n, d);
         mYa.resize(n, d);
-        mLap.resize(n, d);
+        mMinusLapHat.resize(n, d);
         mNextGrad.resize(n, d);
 
         if (mGamma > 1.0)
@@ -81,16 +76,13 @@ public:
         paper001::checkDecay(q, mWarnings);
         mAccountant = paper001::makeAccountant(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2, mWarnings);
 
-        mIteration = 0;
-        mBits = 0;
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long k = mIteration;
         // 5–6: draw the noise and perturb the states (8), (9).
         mNoiseX.draw(k);
@@ -101,12 +93,12 @@ public:
         mBits += mChannelX.send(mXa, mCompressorRng, record, &mNoiseX.noise());
         mBits += mChannelY.send(mYa, mCompressorRng, record, &mNoiseY.noise());
         // 10: (12) x ← x^a + γ Σ_j w_ij (x̂_j − x̂_i) − η y.
-        consensus(mChannelX.estimates());
-        mX = mXa + mGamma * mLap - mEta * mY;
+        mLaplacian.applyNegative(mChannelX.estimates(), mMinusLapHat);
+        mX = mXa + mGamma * mMinusLapHat - mEta * mY;
         // (13) y ← y^a + γ Σ_j w_ij (ŷ_j − ŷ_i) + ∇f(x⁺) − ∇f(x).
         mProblem->gradients(mX, mNextGrad, k + 1);
-        consensus(mChannelY.estimates());
-        mY = mYa + mGamma * mLap + (mNextGrad - mGrad);
+        mLaplacian.applyNegative(mChannelY.estimates(), mMinusLapHat);
+        mY = mYa + mGamma * mMinusLapHat + (mNextGrad - mGrad);
         mGrad.swap(mNextGrad);
         ++mIteration;
         if (mAccountant)
@@ -123,42 +115,21 @@ public:
             return &mY;
         if (name == "gradient")
             return &mGrad;
-        if (name == "x_ref")
-            return &mChannelX.references();
-        if (name == "y_ref")
-            return &mChannelY.references();
-        if (name == "x_hat")
-            return &mChannelX.estimates();
-        if (name == "y_hat")
-            return &mChannelY.estimates();
-        if (name == "noise_x")
-            return &mNoiseX.noise();
-        if (name == "noise_y")
-            return &mNoiseY.noise();
-        if (name == "residual_x")
-            return &mChannelX.residuals();
-        if (name == "residual_y")
-            return &mChannelY.residuals();
-        return nullptr;
+        if (const auto *x = paper001::channelState(name, "x", mChannelX, mNoiseX))
+            return x;
+        return paper001::channelState(name, "y", mChannelY, mNoiseY);
     }
 
 private:
-    /** mLap.row(i) = Σ_{j≠i} w_ij (v_j − v_i). */
-    void consensus(const Eigen::MatrixXd &v)
-    {
-        mLap.noalias() = mOff * v;
-        mLap -= mOffRowSum.asDiagonal() * v;
-    }
-
     std::shared_ptr<const Problem> mProblem;
     double mEta = 0.1;
     double mGamma = 0.2;
-    Eigen::SparseMatrix<double, Eigen::RowMajor> mOff;
-    Eigen::VectorXd mOffRowSum;
+    paper001::OffDiagonalLaplacian mLaplacian;
     paper001::GeometricNoise mNoiseX, mNoiseY;
     std::vector<Rng> mCompressorRng;
     ReferenceChannel mChannelX, mChannelY;
-    Eigen::MatrixXd mX, mY, mGrad, mXa, mYa, mLap, mNextGrad;
+    Eigen::MatrixXd mX, mY, mGrad, mXa, mYa, mNextGrad;
+    Eigen::MatrixXd mMinusLapHat; ///< −L x̂, then −L ŷ: row i is Σ_j w_ij (x̂_j − x̂_i)
     std::unique_ptr<Paper001Accountant> mAccountant;
     std::vector<std::string> mWarnings;
 };
@@ -185,26 +156,20 @@ AlgorithmDescriptor describePgtc()
     auto eta = realParam("stepsize", "Step size η", 0.1, 0.0, 1e3,
                          "η: the constant step on the tracker, x ← … − η y (Table I: 0.1 for C1/C2, 0.15 "
                          "for C3). Theorems 1/2 take η = ζ γ ρ²/L_f with a very small ζ.",
-                         true, true);
+                         {.minExclusive = true, .logScale = true});
     eta.condition = "Theorems 1/2: η = ζ_η γ ρ²/L_f; Propositions 1: η < 1/(2L_f)";
     auto gamma = realParam("gamma", "Consensus step γ", 0.2, 0.0, 1e3,
                            "γ: weight of the compressed consensus correction γ Σ_j w_ij (x̂_j − x̂_i) "
                            "(Table I: 0.2 for C1/C2, 0.1 for C3). γ = 1 with the identity compressor gives "
-                           "DiaDSP (10)–(11).",
-                           true);
+                           "DiaDSP (10)–(11).", {.minExclusive = true});
     gamma.condition = "Lemma 3: γ ∈ (0, 1]; Theorems 1/2: γ = ζ_γ ρ φ_1";
-    auto ax = realParam("alpha_x", "Reference step α_x", 0.5, 0.0, 1e3,
-                        "α_x: step of the reference point, x^c ← (1 − α_x) x^c + α_x x̂ (16) (Table I: 0.5).",
-                        true);
-    ax.condition = "α_x ∈ (0, 1/r) (Lemma 1)";
-    auto ay = realParam("alpha_y", "Reference step α_y", 0.5, 0.0, 1e3,
-                        "α_y: step of the reference point, y^c ← (1 − α_y) y^c + α_y ŷ (17) (Table I: 0.5).",
-                        true);
-    ay.condition = "α_y ∈ (0, 1/r) (Lemma 1)";
-    auto ef = boolParam("error_feedback", "Error feedback", false,
-                        "Not in paper 001: add a residual memory e_i to the difference before compression, "
-                        "C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
-    d.params = {eta, gamma, ax, ay, ef};
+    const auto ax = paper001::referenceStepParam({.key = "alpha_x", .symbol = "α_x", .state = "x",
+                                                  .estimate = "x̂", .equation = "(16)",
+                                                  .tableValue = 0.5, .condition = "Lemma 1"});
+    const auto ay = paper001::referenceStepParam({.key = "alpha_y", .symbol = "α_y", .state = "y",
+                                                  .estimate = "ŷ", .equation = "(17)",
+                                                  .tableValue = 0.5, .condition = "Lemma 1"});
+    d.params = {eta, gamma, ax, ay, paper001::errorFeedbackParam()};
     d.privacyParams = paper001::privacyParams(Paper001Method::Pgtc);
     d.exactWithoutNoise = NoiseFreeClaim{
         .privacy = Json{{"s_x", 0.0}, {"s_y", 0.0}},

@@ -17,14 +17,12 @@
 //     Σ_i v_{i,k} = Σ_i Σ_{t<k} ξ_{v_i,t}
 //     x̄_{k+1} = x̄_k + ξ̄_{x,k} − η ḡ_k − η ω v̄_k,   ḡ_k = (1/n) Σ_i ∇f_i(x_{i,k}).
 //
-// Randomness: ξ_x from noise.stream(i, NoiseX), ξ_v from noise.stream(i, NoiseY), compressor
-// randomness from noise.stream(i, Compressor). Bits: one compressed message per agent and
-// iteration.
+// Randomness: ξ_x from noise.stream(i, DecisionNoise), ξ_v from noise.stream(i, DualNoise),
+// compressor randomness from noise.stream(i, Compressor). Bits: one compressed message per agent
+// and iteration.
 #include "algo/paper001common.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/referencechannel.h"
-
-#include <Eigen/SparseCore>
 
 namespace dplab {
 
@@ -45,19 +43,15 @@ public:
         const double alphaX = paramReal(ctx.params, "alpha_x");
         const bool feedback = paramBool(ctx.params, "error_feedback");
 
-        Eigen::MatrixXd off = ctx.W;
-        off.diagonal().setZero();
-        mOff = off.sparseView(0.0, 0.0);
-        mOff.makeCompressed();
-        mOffRowSum = off.rowwise().sum();
+        mLaplacian = paper001::OffDiagonalLaplacian(ctx.W);
 
         const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
         Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
         Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, "s_v", n);
         if (Status s = paper001::calibrate(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2); !s)
             return s;
-        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseX, sx, q, d);
-        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::NoiseY, s2, q, d);
+        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::DecisionNoise, sx, q, d);
+        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::DualNoise, s2, q, d);
         mCompressorRng = paper001::compressorStreams(ctx.noise, n);
         mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
 
@@ -65,7 +59,7 @@ public:
         mV = Eigen::MatrixXd::Zero(n, d);
         mGrad.resize(n, d);
         mXa.resize(n, d);
-        mLap.resize(n, d);
+        mLapXHat.resize(n, d);
 
         paper001::checkAlpha(ctx, alphaX, "α_x", mWarnings);
         paper001::checkDecay(q, mWarnings);
@@ -73,16 +67,13 @@ public:
             mWarnings.push_back("ω ≤ 1: Theorems 4/5 need ω > ζ̃_2 > 1 (Remark 6)");
         mAccountant = paper001::makeAccountant(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2, mWarnings);
 
-        mIteration = 0;
-        mBits = 0;
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long k = mIteration;
         // 5: draw the noises; 6–7: broadcast C(x^a − x^c) and reconstruct x̂ (14).
         mNoiseX.draw(k);
@@ -90,12 +81,10 @@ public:
         mXa = mX + mNoiseX.noise();
         mProblem->gradients(mX, mGrad, k);
         mBits += mChannelX.send(mXa, mCompressorRng, record, &mNoiseX.noise());
-        // 8: (31) and (32) with mLap = L x̂ (row i: Σ_{j≠i} w_ij (x̂_i − x̂_j)).
-        const Eigen::MatrixXd &xHat = mChannelX.estimates();
-        mLap.noalias() = mOffRowSum.asDiagonal() * xHat;
-        mLap.noalias() -= mOff * xHat;
-        mX = mXa - mEta * (mGamma * mLap + mOmega * mV + mGrad);
-        mV += mNoiseV.noise() + (mEta * mOmega) * mLap;
+        // 8: (31) and (32) with L x̂ (row i: Σ_{j≠i} w_ij (x̂_i − x̂_j)).
+        mLaplacian.apply(mChannelX.estimates(), mLapXHat);
+        mX = mXa - mEta * (mGamma * mLapXHat + mOmega * mV + mGrad);
+        mV += mNoiseV.noise() + (mEta * mOmega) * mLapXHat;
         // 9: (16) was applied by the channel to every holder's copy.
         ++mIteration;
         if (mAccountant)
@@ -112,17 +101,9 @@ public:
             return &mV;
         if (name == "gradient")
             return &mGrad; // ∇f at the previous iterate x_{k−1} (the one the last step used)
-        if (name == "x_ref")
-            return &mChannelX.references();
-        if (name == "x_hat")
-            return &mChannelX.estimates();
-        if (name == "noise_x")
-            return &mNoiseX.noise();
         if (name == "noise_v")
             return &mNoiseV.noise();
-        if (name == "residual_x")
-            return &mChannelX.residuals();
-        return nullptr;
+        return paper001::channelState(name, "x", mChannelX, mNoiseX);
     }
 
 private:
@@ -130,12 +111,12 @@ private:
     double mEta = 0.015;
     double mGamma = 45;
     double mOmega = 5;
-    Eigen::SparseMatrix<double, Eigen::RowMajor> mOff;
-    Eigen::VectorXd mOffRowSum;
+    paper001::OffDiagonalLaplacian mLaplacian;
     paper001::GeometricNoise mNoiseX, mNoiseV;
     std::vector<Rng> mCompressorRng;
     ReferenceChannel mChannelX;
-    Eigen::MatrixXd mX, mV, mGrad, mXa, mLap;
+    Eigen::MatrixXd mX, mV, mGrad, mXa;
+    Eigen::MatrixXd mLapXHat; ///< +L x̂: row i is Σ_{j≠i} w_ij (x̂_i − x̂_j)
     std::unique_ptr<Paper001Accountant> mAccountant;
     std::vector<std::string> mWarnings;
 };
@@ -159,26 +140,22 @@ AlgorithmDescriptor describePpdc()
     d.acceptsCompressor = true;
 
     auto eta = realParam("stepsize", "Step size η", 0.015, 0.0, 1e3,
-                         "η: the primal-dual step (Table I: 0.015 for C1, 0.01 for C2/C3).", true, true);
+                         "η: the primal-dual step (Table I: 0.015 for C1, 0.01 for C2/C3).",
+                         {.minExclusive = true, .logScale = true});
     eta.condition = "Theorems 4/5: 0 < η < ζ̃_3; Proposition 2: η < 1/(2L_f)";
     auto gamma = realParam("gamma", "Consensus weight γ", 45.0, 0.0, 1e6,
                            "γ: weight of the consensus term γ L x̂ in the primal update (31) "
                            "(Table I: 45 for C1/C2, 25 for C3).",
-                           true, true);
+                           {.minExclusive = true, .logScale = true});
     gamma.condition = "Theorems 4/5: γ = ζ̃_1 ω";
     auto omega = realParam("omega", "Dual weight ω", 5.0, 0.0, 1e6,
                            "ω: weight of the dual variable in (31) and of the dual ascent η ω L x̂ in (32) "
-                           "(Table I: 5).",
-                           true, true);
+                           "(Table I: 5).", {.minExclusive = true, .logScale = true});
     omega.condition = "Theorems 4/5: ω > ζ̃_2 > 1";
-    auto ax = realParam("alpha_x", "Reference step α_x", 0.2, 0.0, 1e3,
-                        "α_x: step of the reference point, x^c ← (1 − α_x) x^c + α_x x̂ (16) (Table I: 0.2).",
-                        true);
-    ax.condition = "α_x ∈ (0, 1/r) (Theorems 4/5)";
-    auto ef = boolParam("error_feedback", "Error feedback", false,
-                        "Not in paper 001: add a residual memory e_i to the difference before compression, "
-                        "C(x^a − x^c + e), e ← x^a − x^c + e − C(·) (EF-SGD practice).");
-    d.params = {eta, gamma, omega, ax, ef};
+    const auto ax = paper001::referenceStepParam({.key = "alpha_x", .symbol = "α_x", .state = "x",
+                                                  .estimate = "x̂", .equation = "(16)",
+                                                  .tableValue = 0.2, .condition = "Theorems 4/5"});
+    d.params = {eta, gamma, omega, ax, paper001::errorFeedbackParam()};
     d.privacyParams = paper001::privacyParams(Paper001Method::Ppdc);
     d.exactWithoutNoise = NoiseFreeClaim{
         .privacy = Json{{"s_x", 0.0}, {"s_v", 0.0}},

@@ -1,44 +1,38 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "algo/privateonline.h"
+#include "algo/clipping.h"
 #include "dplab/common/decomposition.h"
+#include "dplab/common/formatnumber.h"
 
 #include <Eigen/Dense>
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <sstream>
 
 namespace dplab::privateonline {
 
 namespace {
 
-std::string formatValue(double v)
-{
-    std::ostringstream out;
-    out.precision(4);
-    out << v;
-    return out.str();
-}
-
 } // namespace
 
 // --- parameter specs ----------------------------------------------------------------------
 
-ParamSpec clipParam()
+ParamSpec clipBoundParam()
 {
     return realParam("clip", "Clipping bound C", 1.0, 0.0, 1e9,
                      "Every queried gradient is clipped to ‖g‖ ≤ C (g / max(1, ‖g‖/C)), and C plays "
                      "the role of the Lipschitz constant G in the noise scale and in h (paper 002 "
                      "§4.1; tuned over {0.01, 0.1, 1, 10}). 0 = no clipping: G is then the "
                      "'lipschitz' parameter and the privacy guarantee holds only if ‖∇f‖ ≤ G.",
-                     false, true);
+                     {.logScale = true});
 }
 
 ParamSpec lipschitzParam()
 {
     return realParam("lipschitz", "Lipschitz bound G", 1.0, 0.0, 1e9,
-                     "Assumed bound G on ‖∇f_{t,i}‖ (Assumption 3.2), used only when clip = 0.", true, true);
+                     "Assumed bound G on ‖∇f_{t,i}‖ (Assumption 3.2), used only when clip = 0.",
+                     {.minExclusive = true, .logScale = true});
 }
 
 ParamSpec constraintParam()
@@ -53,8 +47,7 @@ ParamSpec radiusParam()
 {
     return realParam("radius", "Radius r", 1.0, 0.0, 1e12,
                      "Radius r of the ℓ2 ball or half-width of the box when 'constraint' is "
-                     "l2-ball or box.",
-                     true, true);
+                     "l2-ball or box.", {.minExclusive = true, .logScale = true});
 }
 
 ParamSpec alphaParam()
@@ -72,12 +65,12 @@ ParamSpec thetaParam()
                        "choice, the privacy accounting adapts to the measured gossip accuracy).");
 }
 
-ParamSpec hScaleParam()
+ParamSpec hScaleParam(const std::string &theoreticalH)
 {
     return realParam("h_scale", "h multiplier", 1.0, 0.0, 1e9,
                      "Multiplier on the theoretical regulariser h (the paper tunes it over "
-                     "{1e-4, 5e-4, …, 10, 50}).",
-                     true, true);
+                     "{1e-4, 5e-4, …, 10, 50}). Theoretical h: " + theoreticalH,
+                     {.minExclusive = true, .logScale = true});
 }
 
 ParamSpec epsilonParam()
@@ -85,7 +78,7 @@ ParamSpec epsilonParam()
     auto spec = realParam("epsilon", "Privacy budget ε", 10.0, 0.0, 1e12,
                           "Target ε of (ε, 0)-DP over all T rounds (Definition 3.5); sets the "
                           "Laplace scale 6√d (G + αR)(2 + log₂ T)/ε of every tree node.",
-                          true, true);
+                          {.minExclusive = true, .logScale = true});
     spec.condition = "(ε, 0)-DP over all rounds, Theorems 3.6 / 3.9";
     return spec;
 }
@@ -94,17 +87,6 @@ ParamSpec noiseParam()
 {
     return boolParam("noise", "Add noise", true,
                      "Off: the trees add no noise (non-private reference, ε = ∞; no ε metric).");
-}
-
-void clipRows(Eigen::Ref<Eigen::MatrixXd> g, double c)
-{
-    if (c <= 0.0)
-        return;
-    for (Eigen::Index i = 0; i < g.rows(); ++i) {
-        const double norm = g.row(i).norm();
-        if (norm > c)
-            g.row(i) *= c / norm;
-    }
 }
 
 Result<std::shared_ptr<const ConstraintSet>> resolveConstraint(const RunContext &ctx)
@@ -144,7 +126,7 @@ std::vector<std::string> checkGossipMatrix(const Eigen::MatrixXd &p)
         requireEigenvalues(eig, "gossip matrix P");
         if (eig.eigenvalues().minCoeff() < -tol)
             out.push_back("Assumption 3.4: the gossip matrix P is not positive semidefinite (smallest "
-                          "eigenvalue " + formatValue(eig.eigenvalues().minCoeff())
+                          "eigenvalue " + formatNumber(eig.eigenvalues().minCoeff(), 4)
                           + "); use lazy-metropolis weights");
     }
     return out;
@@ -163,6 +145,26 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
         return Error::invalid("iterations", "paper 002's learners need the horizon T ≥ 1");
     mHorizon = ctx.horizon;
 
+    mAlpha = paramReal(ctx.params, "alpha");
+    mClipBound = paramReal(ctx.params, "clip");
+    mG = mClipBound > 0.0 ? mClipBound : paramReal(ctx.params, "lipschitz");
+    if (Status s = resolveFeasibleSet(ctx); !s)
+        return s;
+    // Gossip: spectrum, θ, and the number of steps of eq. (7)/(10); the block size.
+    if (Status s = chooseBlocks(ctx); !s)
+        return s;
+    // h: Corollaries 3.7 / 3.8 (PD-FTGL), 3.10 / 3.11 (PD-OCG; Appendix I's √(15LT)·G/R).
+    if (Status s = chooseRegulariser(ctx); !s)
+        return s;
+    // Privacy: one tree per learner, Laplace scale of Theorems 3.6 / 3.9.
+    setUpPrivacy(ctx);
+    // State: x_i(1) = 0 (Algorithm 1 line 2; the run's init is not used).
+    resetState(ctx);
+    return {};
+}
+
+Status BlockedPrivateLearner::resolveFeasibleSet(const RunContext &ctx)
+{
     auto set = resolveConstraint(ctx);
     if (!set)
         return set.error();
@@ -171,21 +173,10 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
         return Error::invalid("params.constraint", "paper 002's learners need a bounded feasible set K "
                                                    "(Assumption 3.1); choose l2-ball, box or a problem with a set");
     mR = mSet->radius();
-    mAlpha = paramReal(ctx.params, "alpha");
-    mClip = paramReal(ctx.params, "clip");
-    mG = mClip > 0.0 ? mClip : paramReal(ctx.params, "lipschitz");
-
-    if (auto s = setUpBlocks(ctx); !s)
-        return s;
-    if (auto s = setUpStepSize(ctx); !s)
-        return s;
-    setUpPrivacy(ctx);
-    resetState(ctx);
     return {};
 }
 
-/** Gossip: spectrum, θ, the number of steps of eq. (7)/(10) and the block length. */
-Status BlockedPrivateLearner::setUpBlocks(const RunContext &ctx)
+Status BlockedPrivateLearner::chooseBlocks(const RunContext &ctx)
 {
     for (auto &w : checkGossipMatrix(ctx.W))
         mWarnings.push_back(w);
@@ -233,8 +224,7 @@ Status BlockedPrivateLearner::setUpBlocks(const RunContext &ctx)
     return {};
 }
 
-/** h: Corollaries 3.7 / 3.8 (PD-FTGL), 3.10 / 3.11 (PD-OCG; Appendix I's √(15LT)·G/R). */
-Status BlockedPrivateLearner::setUpStepSize(const RunContext &ctx)
+Status BlockedPrivateLearner::chooseRegulariser(const RunContext &ctx)
 {
     const double T = static_cast<double>(mHorizon);
     const double L = static_cast<double>(mBlock);
@@ -251,7 +241,6 @@ Status BlockedPrivateLearner::setUpStepSize(const RunContext &ctx)
     return {};
 }
 
-/** Privacy: one tree per learner, Laplace scale of Theorems 3.6 / 3.9, and the accountant. */
 void BlockedPrivateLearner::setUpPrivacy(const RunContext &ctx)
 {
     const double T = static_cast<double>(mHorizon);
@@ -263,7 +252,7 @@ void BlockedPrivateLearner::setUpPrivacy(const RunContext &ctx)
     mTrees.clear();
     mTrees.reserve(mN);
     for (int i = 0; i < mN; ++i)
-        mTrees.emplace_back(mD, leaves, mNoiseScale, ctx.noise.stream(i, RngPurpose::NoiseX));
+        mTrees.emplace_back(mD, leaves, mNoiseScale, ctx.noise.stream(i, RngPurpose::TreeNoise));
     mAccountant.reset();
     if (noise) {
         // Appendix C: a changed f_{τ,j} moves learner i's leaf by ≤ 2E + 2G/n (E = gossip error,
@@ -277,23 +266,26 @@ void BlockedPrivateLearner::setUpPrivacy(const RunContext &ctx)
         std::vector<std::string> assumptions = {
             "event-level DP over all T rounds: neighbouring inputs differ in one loss f_{t,i} (Definition 3.5)",
             "only the decisions are protected; gossip messages carry no noise",
-            mClip > 0.0 ? "gradients clipped to norm ≤ C = " + formatValue(mClip)
-                        : "‖∇f_{t,i}‖ ≤ G = " + formatValue(mG) + " (Assumption 3.2; not enforced)",
+            mClipBound > 0.0 ? "gradients clipped to norm ≤ C = " + formatNumber(mClipBound, 4)
+                        : "‖∇f_{t,i}‖ ≤ G = " + formatNumber(mG, 4)
+                              + " (Assumption 3.2; not enforced)",
             "a changed loss moves at most ⌈log₂(T/L − 1)⌉ + 1 node positions; each costs ≤ ε_level = "
-                + formatValue(perLevel) + " (target ε/(2 + log₂ T) = "
-                + formatValue(epsilon / (2.0 + std::log2(T))) + ")"};
+                + formatNumber(perLevel, 4) + " (target ε/(2 + log₂ T) = "
+                + formatNumber(epsilon / (2.0 + std::log2(T)), 4) + ")"};
         mAccountant = std::make_unique<TreeAccountant>(
             mN, perLevel, "paper 002 tree mechanism (Appendix C)", std::move(assumptions));
         if (perLevel * (treeHeight(leaves) + 1) > epsilon * (1.0 + 1e-12))
-            mWarnings.push_back("with these parameters the tree accountant's bound " + formatValue(perLevel * (treeHeight(leaves) + 1))
-                                + " exceeds the target ε = " + formatValue(epsilon));
+            mWarnings.push_back("with these parameters the tree accountant's bound "
+                                + formatNumber(perLevel * (treeHeight(leaves) + 1), 4)
+                                + " exceeds the target ε = " + formatNumber(epsilon, 4));
     }
-    if (mClip <= 0.0)
-        mWarnings.push_back("clip = 0: the privacy guarantee assumes ‖∇f‖ ≤ G = " + formatValue(mG)
+    if (mClipBound <= 0.0)
+        mWarnings.push_back("clip = 0: the privacy guarantee assumes ‖∇f‖ ≤ G = "
+                            + formatNumber(mG, 4)
                             + " without enforcing it");
+
 }
 
-/** State: x_i(1) = 0 (Algorithm 1 line 2; the run's init is not used). */
 void BlockedPrivateLearner::resetState(const RunContext &ctx)
 {
     mX = Eigen::MatrixXd::Zero(mN, mD);
@@ -307,17 +299,14 @@ void BlockedPrivateLearner::resetState(const RunContext &ctx)
     mRow.resize(mD);
     mDirection.resize(mD);
     mGossip = AcceleratedGossip(ctx.W, mTheta, mD);
-    mChannel = Broadcast("d", mN, mD, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
+    mChannel = Broadcast("d", mN, mD, ctx.noise, RngPurpose::BlockSumNoise, ctx.compressor);
     mBlocksDone = mGossipDone = mProjections = mLinearMinimizations = 0;
-    mIteration = 0;
-    mBits = 0;
-    mMessages.clear();
+    restart();
 }
 
 void BlockedPrivateLearner::step()
 {
-    if (mRecordMessages)
-        mMessages.clear();
+    auto *record = messageRecord();
     const long long t = mIteration;
     const long long z = t / mBlock + 1; // 1-based block
     const long long k = t % mBlock;
@@ -326,14 +315,14 @@ void BlockedPrivateLearner::step()
         return; // an incomplete last block: keep playing x(Z+1)
 
     mProblem->gradients(mX, mGrad, t);
-    clipRows(mGrad, mClip);
+    clipRows(mGrad, mClipBound);
     mBlockSum += mGrad;
     if (mAlpha != 0.0)
         mBlockSum -= mAlpha * mX;
 
     if (z >= 2 && k < mGossipSteps) {
         // Eq. (5): every learner sends d_i^k(z−1) to its neighbours (no noise) and updates.
-        mBits += mChannel.send(mGossip.current(), mScale, mRecordMessages ? &mMessages : nullptr);
+        mBits += mChannel.send(mGossip.current(), mScale, record);
         mGossip.step(mChannel.sent());
         ++mGossipDone;
     }

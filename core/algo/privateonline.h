@@ -26,18 +26,19 @@ namespace dplab::privateonline {
 
 // --- parameter specs shared by pd-ftgl, pd-ocg and pd-ogd ------------------------------------
 
-ParamSpec clipParam();
+/** "clip" (a bound, JSON key "clip"): the clipping bound C, 0 = no clipping. Not the clip switch
+ *  of the paper-003 algorithms (dpcommon.h). */
+ParamSpec clipBoundParam();
 ParamSpec lipschitzParam();
 ParamSpec constraintParam();
 ParamSpec radiusParam();
 ParamSpec alphaParam();
 ParamSpec thetaParam();
-ParamSpec hScaleParam();
+/** "h_scale", the multiplier on the regulariser h; `theoreticalH` is the algorithm's formula
+ *  for h, with its source, ending the help text. */
+ParamSpec hScaleParam(const std::string &theoreticalH);
 ParamSpec epsilonParam();
 ParamSpec noiseParam();
-
-/** g_i ← g_i / max(1, ‖g_i‖/C) for every row (paper 002 §4.1). C ≤ 0: no clipping. */
-void clipRows(Eigen::Ref<Eigen::MatrixXd> g, double c);
 
 /** K from the "constraint"/"radius" params: the problem's own set ("problem", R^d when it has
  *  none), or an ℓ2 ball / box [−r, r]^d / R^d of radius r. Errors name "params.constraint". */
@@ -91,10 +92,16 @@ public:
     const PrivateSum &tree(int i) const { return mTrees[i]; }
 
 private:
-    // reset's steps, in order
-    Status setUpBlocks(const RunContext &ctx);
-    Status setUpStepSize(const RunContext &ctx);
+    /** K from the parameters (bounded, Assumption 3.1) and its radius R. */
+    Status resolveFeasibleSet(const RunContext &ctx);
+    /** The gossip's spectrum and θ, the block size L and the gossip steps L' (warnings where they
+     *  miss eq. (7)/(10)), and the blocks that fit in T. */
+    Status chooseBlocks(const RunContext &ctx);
+    /** h = h_scale × the theoretical h of the variant's corollaries. */
+    Status chooseRegulariser(const RunContext &ctx);
+    /** One tree per learner at the Laplace scale of Theorems 3.6 / 3.9, and the accountant. */
     void setUpPrivacy(const RunContext &ctx);
+    /** x_i(1) = 0 and the sums, buffers, gossip and channel of a fresh run. */
     void resetState(const RunContext &ctx);
     void endOfBlock(long long z);
     void frankWolfeStep(long long z);
@@ -104,7 +111,8 @@ private:
     std::shared_ptr<const ConstraintSet> mSet;
     int mN = 0, mD = 0;
     long long mHorizon = 0, mBlock = 1, mGossipSteps = 0, mFullBlocks = 0;
-    double mAlpha = 0.0, mClip = 0.0, mG = 1.0, mR = 1.0, mH = 1.0, mTheta = 0.0, mNoiseScale = 0.0;
+    double mAlpha = 0.0, mClipBound = 0.0, mG = 1.0, mR = 1.0, mH = 1.0, mTheta = 0.0;
+    double mNoiseScale = 0.0;
     GossipSpectrum mSpectrum;
     AcceleratedGossip mGossip;
     Broadcast mChannel;

@@ -9,11 +9,10 @@
 // ~ Lap(ν^j_ϑ (t+1)^(−ς^j_ϑ))^d and ζ_j(t) ~ Lap(ν^j_ζ (t+1)^(−ς^j_ζ))^d once per message; its own
 // terms are noise-free. Paper 000 eq. (6): the tracker then accumulates all past noises,
 // 1ᵀy(t) = 1ᵀ(∇f_t(θ(t)) + Σ_{k<t} ζ_C(k)), which is why noisy Push-Pull does not converge.
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/common/schedule.h"
-
-#include <cmath>
 
 namespace dplab {
 
@@ -34,57 +33,38 @@ public:
         mDecayTheta = paramPerAgent(ctx.privacy, "noise_theta_decay", n);
         mNuY = paramPerAgent(ctx.privacy, "noise_y", n);
         mDecayY = paramPerAgent(ctx.privacy, "noise_y_decay", n);
-        mTheta = ctx.x0;
-        mGrad.resize(n, d);
-        mProblem->gradients(mTheta, mGrad, 0);
-        mY = mGrad;
-        mNextTheta.resize(n, d);
-        mNextY.resize(n, d);
-        mNextGrad.resize(n, d);
+        mState.reset(ctx.x0, gradientsOf(*mProblem));
         mScale.resize(n);
-        mChannelTheta = Broadcast("theta", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
+        mChannelTheta =
+            Broadcast("theta", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
+        mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long t = mIteration;
-        const double tp1 = static_cast<double>(t + 1);
-        for (Eigen::Index i = 0; i < mScale.size(); ++i)
-            mScale[i] = mNuTheta[i] * std::pow(tp1, -mDecayTheta[i]);
-        mBits += mChannelTheta.send(mTheta, mScale, record);
-        for (Eigen::Index i = 0; i < mScale.size(); ++i)
-            mScale[i] = mNuY[i] * std::pow(tp1, -mDecayY[i]);
-        mBits += mChannelY.send(mY, mScale, record);
+        decayingScales(mNuTheta, mDecayTheta, t, mScale);
+        mBits += mChannelTheta.send(mState.x(), mScale, record);
+        decayingScales(mNuY, mDecayY, t, mScale);
+        mBits += mChannelY.send(mState.y(), mScale, record);
 
         // (5a) θ(t+1) = R θ(t) + ϑ_R(t) − λ_t y(t)
-        mRowMixer.mix(mTheta, mChannelTheta.sent(), mNextTheta);
-        mNextTheta -= mStep.at(t) * mY;
         // (5b) y(t+1) = C y(t) + ζ_C(t) + ∇f_{t+1}(θ(t+1)) − ∇f_t(θ(t))
-        mProblem->gradients(mNextTheta, mNextGrad, t + 1);
-        mColumnMixer.mix(mY, mChannelY.sent(), mNextY);
-        mNextY += mNextGrad - mGrad;
-
-        mTheta.swap(mNextTheta);
-        mY.swap(mNextY);
-        mGrad.swap(mNextGrad);
+        mState.step(
+            t, mStep.at(t),
+            [&](auto &out) { mRowMixer.mix(mState.x(), mChannelTheta.sent(), out); },
+            [&](auto &out) { mColumnMixer.mix(mState.y(), mChannelY.sent(), out); },
+            gradientsOf(*mProblem));
         ++mIteration;
     }
 
-    const Eigen::MatrixXd &decisions() const override { return mTheta; }
+    const Eigen::MatrixXd &decisions() const override { return mState.x(); }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "y")
-            return &mY;
-        if (name == "gradient")
-            return &mGrad;
-        return nullptr;
+        return mState.state(name);
     }
 
 private:
@@ -93,7 +73,7 @@ private:
     Schedule mStep;
     Eigen::VectorXd mNuTheta, mDecayTheta, mNuY, mDecayY, mScale;
     Broadcast mChannelTheta, mChannelY;
-    Eigen::MatrixXd mTheta, mY, mGrad, mNextTheta, mNextY, mNextGrad;
+    TrackingState mState; ///< θ (as x), the tracker y, ∇f(θ)
 };
 
 } // namespace

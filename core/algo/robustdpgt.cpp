@@ -17,9 +17,11 @@
 // 2 β_k² b²), not variances. Sec. 5.2's "σ² = 0.01" is read as per-coordinate variance,
 // b = √(0.01/2) ≈ 0.0707.
 #include "algo/dpcommon.h"
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 #include "dplab/algo/paper003theory.h"
+#include "dplab/common/formatnumber.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/common/schedule.h"
 
@@ -31,7 +33,6 @@ namespace dplab {
 
 namespace {
 
-using dp::num;
 
 // The exponent form of a schedule: a/(t0 + k)^p (constant: p = 0). False for geometric ones.
 struct PowerForm {
@@ -120,13 +121,14 @@ TheoryLevel thetaLevel(const TheoryRun &run)
     const Paper003SteadyState state = paper003SteadyState(c, alpha);
     if (!(state.rhoA < 1)) {
         const std::array<double, 3> bounds = paper003Theorem3StepBounds(c);
-        out.why = "ρ(A) = " + num(state.rhoA) + " ≥ 1 at αγ = " + num(alpha)
+        out.why = "ρ(A) = " + formatNumber(state.rhoA) + " ≥ 1 at αγ = " + formatNumber(alpha)
                   + ": (30) has no finite steady state (Theorem 3's step bound: αγ < "
-                  + num(std::min({bounds[0], bounds[1], bounds[2]})) + ")";
+                  + formatNumber(std::min({bounds[0], bounds[1], bounds[2]})) + ")";
         return out;
     }
     out.value = std::sqrt(state.theta / c.n);
-    out.label = num(out.value) + " (θ = " + num(state.theta) + ", ρ(A) = " + num(state.rhoA) + ")";
+    out.label = formatNumber(out.value) + " (θ = " + formatNumber(state.theta)
+                + ", ρ(A) = " + formatNumber(state.rhoA) + ")";
     return out;
 }
 
@@ -145,28 +147,20 @@ public:
         mBeta = paramSchedule(ctx.privacy, "beta");
         mNoiseS = paramReal(ctx.privacy, "noise_s");
         mNoiseX = paramReal(ctx.privacy, "noise_x");
-        mBound = dp::gradientBound(ctx.privacy, ctx.problem.get());
-        mClip = paramBool(ctx.privacy, "clip");
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         mWarnings.clear();
-        mObservedBound = 0.0;
-        mViolationIteration = -1;
-
-        if (mClip && !(mBound > 0))
-            return Error::invalid("privacy.gradient_bound", "must be > 0 when clip is on");
+        if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
+            return s;
 
         Paper003PrivacySetup setup;
         setup.alpha = mAlpha;
         setup.gamma = mGamma;
         setup.beta = mBeta;
-        setup.sensitivity = gradientSensitivity(d, mBound);
+        setup.sensitivity = gradientSensitivity(d, mBound.bound());
         std::vector<std::string> notes;
         if (target) {
-            if (!(mBound > 0))
-                return Error::invalid("privacy.gradient_bound",
-                                      "must be > 0 to calibrate the noise to a target ε");
-            if (ctx.horizon < 1)
-                return Error::invalid("privacy.epsilon", "needs a run horizon (iterations ≥ 1)");
+            if (Status s = mBound.canCalibrate(ctx.horizon); !s)
+                return s;
             // Shape: the given scales (their ratio); both 0 means b_η = b_ξ.
             setup.noiseS = mNoiseS;
             setup.noiseX = mNoiseX;
@@ -179,8 +173,9 @@ public:
                                       "reaches a finite ε");
             mNoiseS = factor * setup.noiseS;
             mNoiseX = factor * setup.noiseX;
-            notes.push_back("calibrated: b_η = " + num(mNoiseS) + ", b_ξ = " + num(mNoiseX)
-                            + " give max_i ε_i = " + num(*target) + " after "
+            notes.push_back("calibrated: b_η = " + formatNumber(mNoiseS)
+                            + ", b_ξ = " + formatNumber(mNoiseX)
+                            + " give max_i ε_i = " + formatNumber(*target) + " after "
                             + std::to_string(ctx.horizon) + " iterations (rounds 0.."
                             + std::to_string(ctx.horizon - 1) + ")");
         }
@@ -188,7 +183,7 @@ public:
         setup.noiseX = mNoiseX;
         const bool noisy = mNoiseS > 0 || mNoiseX > 0;
         mAccountant.reset();
-        if (noisy && mBound > 0)
+        if (noisy && mBound.bound() > 0)
             mAccountant = std::make_unique<Paper003Accountant>(mW.diagonal(), setup, notes);
         else if (noisy)
             mWarnings.push_back("privacy.gradient_bound is 0: Assumption 2's C is unknown, so no ε "
@@ -201,47 +196,29 @@ public:
         mNextS.resize(n, d);
         mGrad.resize(n, d);
         // Assumption 2 at the start already (the runner reads warnings() after reset).
-        if (!mClip && mBound > 0 && mAccountant) {
+        if (!mBound.clips() && mBound.bound() > 0 && mAccountant) {
             mProblem->gradients(mX, mGrad, 0);
-            const double norm = dp::maxRowNorm(mGrad);
-            if (norm > mBound) {
-                mObservedBound = norm;
-                mViolationIteration = 0;
-            }
+            mBound.check(mGrad, 0);
         }
         mScale.resize(n);
-        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::NoiseY, ctx.compressor);
-        mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);
+        mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long k = mIteration;
         const double beta = mBeta.at(k);
         // a) one noisy message per state and agent, broadcast to all neighbours.
-        mScale.setConstant(beta * mNoiseS);
-        mBits += mChannelS.send(mS, mScale, record);
-        mScale.setConstant(beta * mNoiseX);
-        mBits += mChannelX.send(mX, mScale, record);
+        mBits += sendAtScale(mChannelS, mS, beta * mNoiseS, mScale, record);
+        mBits += sendAtScale(mChannelX, mX, beta * mNoiseX, mScale, record);
 
         // b) s first (gradient at the current x), then x with the new s.
         mProblem->gradients(mX, mGrad, k);
-        if (mClip) {
-            dp::clipRows(mGrad, mBound);
-        } else if (mBound > 0 && mViolationIteration < 0) {
-            const double norm = dp::maxRowNorm(mGrad);
-            if (norm > mBound) {
-                mObservedBound = norm;
-                mViolationIteration = k;
-            }
-        }
+        mBound.enforce(mGrad, k);
         mMixer.mix(mS, mChannelS.sent(), mNextS);
         mNextS += mGamma.at(k) * mGrad;
         mMixer.mix(mX, mChannelX.sent(), mNextX);
@@ -259,13 +236,8 @@ public:
 
     std::vector<std::string> warnings() const override
     {
-        auto out = mWarnings;
-        if (mViolationIteration >= 0 && mAccountant)
-            out.push_back("Assumption 2 fails on the iterates: ‖∇f_i‖₂ = " + num(mObservedBound)
-                          + " > C = " + num(mBound) + " at iteration "
-                          + std::to_string(mViolationIteration)
-                          + "; the accounted ε is not a guarantee (turn on privacy.clip)");
-        return out;
+        return mBound.withViolation(mWarnings, "Assumption 2 fails on the iterates: ‖∇f_i‖₂",
+                                    mAccountant != nullptr);
     }
 
     const Eigen::MatrixXd *state(const std::string &name) const override
@@ -293,7 +265,7 @@ private:
         for (int i = 0; i < n; ++i) {
             if (!(w(i, i) > 0)) {
                 mWarnings.push_back("Assumption 4: w_ii > 0 is required; agent " + std::to_string(i)
-                                    + " has w_ii = " + num(w(i, i)));
+                                    + " has w_ii = " + formatNumber(w(i, i)));
                 break;
             }
         }
@@ -310,7 +282,7 @@ private:
         const double p = g.p, q = b.p;
         if (p > 0 && q > 0 && g.m != b.m)
             mWarnings.push_back("Theorem 1 takes one m for γ_k = γ/(m+k)^p and β_k = 1/(m+k)^q; "
-                                "here m = " + num(g.m) + " and " + num(b.m));
+                                "here m = " + formatNumber(g.m) + " and " + formatNumber(b.m));
         const double gamma0 = mGamma.at(0);
         double mu = 0, L = 0;
         const bool known = problemConstants(ctx.params, *mProblem, mu, L);
@@ -319,8 +291,8 @@ private:
         const double dI = std::sqrt(static_cast<double>(n - 1)); // d_I² = ‖I − 11ᵀ/n‖_F² = n − 1
 
         if (known && !(mAlpha * gamma0 < 2.0 / (mu + L)))
-            mWarnings.push_back("Lemma 1 needs αγ_0 < 2/(μ+L) = " + num(2.0 / (mu + L)) + "; αγ_0 = "
-                                + num(mAlpha * gamma0));
+            mWarnings.push_back("Lemma 1 needs αγ_0 < 2/(μ+L) = " + formatNumber(2.0 / (mu + L))
+                                + "; αγ_0 = " + formatNumber(mAlpha * gamma0));
 
         if (p == 0 && q == 0) {
             // Theorems 3 and 4 (γ_k = β_k = 1; a constant γ rescales α, a constant β rescales b).
@@ -338,11 +310,13 @@ private:
             for (int i = 0; i < 3; ++i)
                 if (!(a < b3[i]))
                     mWarnings.push_back(std::string("Theorem 3 (linear convergence with γ_k = β_k = 1) "
-                                                    "needs α < ") + names[i] + " = " + num(b3[i])
-                                        + "; αγ = " + num(a));
+                                                    "needs α < ")
+                                        + names[i] + " = " + formatNumber(b3[i])
+                                        + "; αγ = " + formatNumber(a));
             if (!(a < b4))
                 mWarnings.push_back("Theorem 4 (error θ increasing in ρ_w and ρ(W_o)) needs "
-                                    "α < (1−ρ_w²)/(8 d_I L) = " + num(b4) + "; αγ = " + num(a));
+                                    "α < (1−ρ_w²)/(8 d_I L) = "
+                                    + formatNumber(b4) + "; αγ = " + formatNumber(a));
             return;
         }
         if (p == 0 && q > 0) {
@@ -360,8 +334,8 @@ private:
             for (int i = 0; i < 3; ++i)
                 if (!(a < bounds[i]))
                     mWarnings.push_back(std::string("Theorem 1 case 1 (p = 0, q > 0) needs αγ < ")
-                                        + names[i] + " = " + num(bounds[i]) + " (c41, c42 of "
-                                        "Corollary 1); αγ = " + num(a));
+                                        + names[i] + " = " + formatNumber(bounds[i])
+                                        + " (c41, c42 of Corollary 1); αγ = " + formatNumber(a));
             return;
         }
         if (p > 0 && p <= 1 && q > p) {
@@ -369,8 +343,8 @@ private:
                 const double need = std::min(2 * q - p, 2 * p) / mu;
                 if (!(mAlpha * g.a > need))
                     mWarnings.push_back("Theorem 1 case 2 (0 < p ≤ 1, q > p) needs αγ > "
-                                        "min{2q−p, 2p}/μ = " + num(need) + "; αγ = "
-                                        + num(mAlpha * g.a));
+                                        "min{2q−p, 2p}/μ = " + formatNumber(need) + "; αγ = "
+                                        + formatNumber(mAlpha * g.a));
             }
             return;
         }
@@ -383,10 +357,11 @@ private:
         if (p == 0)
             why = "case 1 (p = 0) needs q > 0";
         else if (p <= 1)
-            why = "case 2 (0 < p ≤ 1) needs q > p = " + num(p);
+            why = "case 2 (0 < p ≤ 1) needs q > p = " + formatNumber(p);
         else
-            why = "case 3 (p > 1) needs q ≥ p/2 = " + num(p / 2);
-        mWarnings.push_back("No case of Theorem 1 covers p = " + num(p) + ", q = " + num(q) + ": "
+            why = "case 3 (p > 1) needs q ≥ p/2 = " + formatNumber(p / 2);
+        mWarnings.push_back("No case of Theorem 1 covers p = " + formatNumber(p)
+                            + ", q = " + formatNumber(q) + ": "
                             + why + "; there is no convergence guarantee, only Theorem 2's "
                             "finite-horizon ε");
     }
@@ -396,15 +371,13 @@ private:
     Mixer mMixer;
     double mAlpha = 0.0;
     Schedule mGamma, mBeta;
-    double mNoiseS = 0.0, mNoiseX = 0.0, mBound = 0.0;
-    bool mClip = false;
+    double mNoiseS = 0.0, mNoiseX = 0.0;
+    dp::GradientBound mBound;
     Broadcast mChannelS, mChannelX;
     Eigen::MatrixXd mX, mS, mNextX, mNextS, mGrad;
     Eigen::VectorXd mScale;
     std::unique_ptr<Paper003Accountant> mAccountant;
     std::vector<std::string> mWarnings;
-    double mObservedBound = 0.0;
-    long long mViolationIteration = -1;
 };
 
 } // namespace
@@ -432,7 +405,8 @@ AlgorithmDescriptor describeRobustDpGt()
     d.weights = WeightNeeds::Doubly;
     d.acceptsCompressor = true;
     auto alpha = realParam("alpha", "Step size α", 0.05, 0.0, 1e6,
-                           "Constant outer step α of the x-update x ← … − α (s⁺ − s).", true, true);
+                           "Constant outer step α of the x-update x ← … − α (s⁺ − s).",
+                           {.minExclusive = true, .logScale = true});
     alpha.condition = "Lemma 1: αγ_0 < 2/(μ+L); Theorems 1, 3, 4 bound α (or αγ)";
     ParamSpec gamma;
     gamma.key = "gamma";
@@ -458,11 +432,10 @@ AlgorithmDescriptor describeRobustDpGt()
     auto noiseS = realParam("noise_s", "Laplace scale b_η (s)", 0.0, 0.0, 1e9,
                             "Laplace scale b_η of η_{i,k} on the broadcast tracker s_i; the message "
                             "carries β_k η (variance 2β_k²b_η² per coordinate). 0 = no noise.",
-                            false, true);
+                            {.logScale = true});
     auto noiseX = realParam("noise_x", "Laplace scale b_ξ (x)", 0.0, 0.0, 1e9,
                             "Laplace scale b_ξ of ξ_{i,k} on the broadcast decision x_i; the "
-                            "message carries β_k ξ. 0 = no noise.",
-                            false, true);
+                            "message carries β_k ξ. 0 = no noise.", {.logScale = true});
     ParamSpec beta;
     beta.key = "beta";
     beta.label = "Noise factor β_k";
@@ -475,7 +448,7 @@ AlgorithmDescriptor describeRobustDpGt()
     beta.logScale = true;
     beta.condition = "Theorem 1 cases by (p, q); Theorem 2's ε has β_k in the denominator";
     d.privacyParams = {noiseS, noiseX, beta, dp::epsilonTargetParam(), dp::gradientBoundParam(),
-                       dp::clipParam()};
+                       dp::clipSwitchParam()};
     {
         TheoryRate theta;
         theta.kind = TheoryRate::Kind::Level;

@@ -2,8 +2,10 @@
 #include "algo/weakenedconsensus.h"
 
 #include "algo/dpcommon.h"
+#include "algo/tracking.h"
 #include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
+#include "dplab/common/formatnumber.h"
 #include "dplab/privacy/weakenedaccountant.h"
 #include "dplab/common/schedule.h"
 
@@ -13,20 +15,6 @@
 namespace dplab::weakened {
 
 namespace {
-
-using dp::num;
-
-/** A positive finite number from the problem's describe() facts, else 0. */
-double problemFact(const Problem &problem, const char *key)
-{
-    const Json facts = problem.describe();
-    if (facts.is_object() && facts.contains(key) && facts.at(key).is_number()) {
-        const double v = facts.at(key).get<double>();
-        if (std::isfinite(v) && v > 0)
-            return v;
-    }
-    return 0.0;
-}
 
 /** Exponent p of a polynomial schedule a/(t + t0)^p, 0 for a constant one, NaN otherwise. */
 double exponentOf(const Schedule &s)
@@ -64,23 +52,17 @@ public:
         mMixed.resize(n, d);
         mGrad.resize(n, d);
         mScale.resize(n);
-        mChannel = Broadcast("theta", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
+        mChannel = Broadcast("theta", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
+        restart();
         return {};
     }
 
     void step() override
     {
-        auto *record = mRecordMessages ? &mMessages : nullptr;
-        if (record)
-            mMessages.clear();
+        auto *record = messageRecord();
         const long long t = mIteration;
-        const double tp1 = static_cast<double>(t + 1);
         mProblem->gradients(mTheta, mGrad, t);
-        for (Eigen::Index i = 0; i < mNu.size(); ++i)
-            mScale[i] = mNu[i] * std::pow(tp1, -mDecay[i]);
+        decayingScales(mNu, mDecay, t, mScale);
         mBits += mChannel.send(mTheta, mScale, record);
         // mixed_i = W_ii θ_i + Σ_{j≠i} W_ij (θ_j + ϑ_j); the coupling Σ_{j≠i} W_ij ((θ_j + ϑ_j) − θ_i)
         // is mixed_i − θ_i because the row sums to 1.
@@ -112,7 +94,8 @@ private:
         // γ_0 max_i |w_ii| ≤ 1 keeps I + γ_t W_Laplacian nonnegative (baselines spec C.2).
         const double maxSelf = (Eigen::VectorXd::Ones(W.rows()) - W.diagonal()).maxCoeff();
         if (mWeakening.at(0) * maxSelf > 1.0)
-            mWarnings.push_back(std::string(tag()) + ": γ_0 max_i (1 − W_ii) = " + num(mWeakening.at(0) * maxSelf)
+            mWarnings.push_back(std::string(tag()) + ": γ_0 max_i (1 − W_ii) = "
+                                + formatNumber(mWeakening.at(0) * maxSelf)
                                 + " > 1: the weakened mixing matrix has negative entries");
         // Typical conditions of this line of work (not read in the papers): Σγ = ∞, Σλ = ∞,
         // Σλ²/γ < ∞ (2v − u > 1), Σγ²ν² < ∞ (ς > 1/2 − u for ν (t+1)^(−ς)).
@@ -126,8 +109,9 @@ private:
             for (Eigen::Index i = 0; i < mNu.size(); ++i)
                 if (mNu[i] > 0 && !(u - mDecay[i] > 0.5)) {
                     mWarnings.push_back(std::string(tag()) + ": Σ γ_t² ν_t² < ∞ needs the noise decay ς > 1/2 − u = "
-                                        + num(0.5 - u) + " (agent " + std::to_string(i) + " has ς = "
-                                        + num(mDecay[i]) + ")");
+                                        + formatNumber(0.5 - u) + " (agent " + std::to_string(i)
+                                        + " has ς = "
+                                        + formatNumber(mDecay[i]) + ")");
                     break;
                 }
     }
@@ -138,11 +122,11 @@ private:
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
         double cl = paramReal(ctx.privacy, "gradient_bound");
         if (!(cl > 0))
-            cl = problemFact(*mProblem, "gradient_l1_bound");
+            cl = dp::problemFact(*mProblem, "gradient_l1_bound");
         const bool online = mVariant == Variant::ChenWang48;
         double L = online ? paramReal(ctx.privacy, "lipschitz") : 0.0;
         if (online && !(L > 0))
-            L = problemFact(*mProblem, "lipschitz");
+            L = dp::problemFact(*mProblem, "lipschitz");
         const bool anyNoise = (mNu.array() > 0).any();
         mNoiseBase = mNu;
         if (!anyNoise && !target)
@@ -186,7 +170,8 @@ private:
                 setup.nu *= eps.maxCoeff() / *target;
             }
             mNu = setup.nu;
-            notes.push_back("calibrated to ε = " + num(*target) + " after " + std::to_string(ctx.horizon)
+            notes.push_back("calibrated to ε = " + formatNumber(*target) + " after "
+                            + std::to_string(ctx.horizon)
                             + " iterations (" + (online ? "every learner" : "max over agents") + ")");
         }
         mNoiseBase = mNu;
@@ -251,7 +236,7 @@ std::vector<ParamSpec> privacyParams(Variant variant)
     decay.perAgent = true;
     auto cl = realParam("gradient_bound", "Gradient ℓ1 bound c_l", 0.0, 0.0, 1e12,
                         "c_l with ‖∇l‖_1 ≤ c_l (0 = the problem's clipping bound); without it no ε is computed.",
-                        false, true);
+                        {.logScale = true});
     auto target = dp::epsilonTargetParam(
         online ? "Target ε, > 0: scale every learner's ν so that its ε_i after the run's iterations "
                  "equals this value (the accountant is ∝ 1/ν); the given ν set the shape. Absent (or "
@@ -263,8 +248,7 @@ std::vector<ParamSpec> privacyParams(Variant variant)
     if (online)
         out.push_back(realParam("lipschitz", "Lipschitz constant L", 0.0, 0.0, 1e12,
                                 "L of the per-sample gradient, used by the event-level (1/(t+1)) branch of the "
-                                "sensitivity. 0 = the problem's value.",
-                                false, true));
+                                "sensitivity. 0 = the problem's value.", {.logScale = true}));
     out.push_back(target);
     return out;
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/common/params.h"
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/common/schedule.h"
 
 #include <cmath>
-#include <sstream>
 
 namespace dplab {
 
@@ -22,13 +22,6 @@ const char *graphKindName(GraphKind kind)
 }
 
 namespace {
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
 
 std::string rangeText(const ParamSpec &spec)
 {
@@ -258,7 +251,7 @@ Eigen::VectorXd paramPerAgent(const Json &params, const std::string &key, int n)
 }
 
 ParamSpec realParam(std::string key, std::string label, double def, double min, double max,
-                    std::string help, bool minExclusive, bool logScale)
+                    std::string help, RealRange range)
 {
     ParamSpec spec;
     spec.key = std::move(key);
@@ -268,8 +261,8 @@ ParamSpec realParam(std::string key, std::string label, double def, double min, 
     spec.defaultValue = def;
     spec.min = min;
     spec.max = max;
-    spec.minExclusive = minExclusive;
-    spec.logScale = logScale;
+    spec.minExclusive = range.minExclusive;
+    spec.logScale = range.logScale;
     return spec;
 }
 

@@ -4,7 +4,7 @@
 // sparsifiers.cpp (identity, top-k, rand-k) and quantizers.cpp (dithered-quantizer, qsgd,
 // norm-sign, sign). Adding a compressor = one class + one entry function + one line below.
 //
-// Bit accounting (paper 001 gives none; this follows spec §9.15 and docs/architecture.md §2):
+// Bit accounting (paper 001 gives none; DPLab's rule, docs/architecture.md §2):
 //   - a real number costs kValueBits = 32 bits; an index into d coordinates ⌈log2 d⌉ bits;
 //   - the count depends only on d and the parameters, never on the values of x (the zero
 //     vector costs as much as any other message of the same compressor);

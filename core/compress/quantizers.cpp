@@ -15,7 +15,7 @@
 // Bits: one 32-bit real (the scale: ‖x‖, ‖x‖_∞ or ‖x‖₁/d) plus, per coordinate, one sign bit
 // and, for the level quantizers, a fixed-length level code (no entropy coding). sign(0) = 0 as
 // in the paper; a coordinate that is exactly 0 (probability zero once Laplace noise has been
-// added) is still charged one sign bit (spec §9.15: zero coordinates are ignored).
+// added) is still charged one sign bit (the count never depends on the values).
 //
 // Random draws: the level quantizers draw exactly d numbers rng.uniform01() per message, in
 // coordinate order, whatever x is (also for x = 0), so a stream advances by the same amount for
@@ -175,7 +175,7 @@ private:
 /** Paper 001's norm-sign compressor C3 (Yi et al. [37]): C3(x) = (‖x‖_∞/2) · sign(x),
  *  sign(0) = 0. Deterministic.
  *
- *  Assumption 5 with r = d/2, φ = 1/d² (spec §3.2 note, checked here): C3(x)/r = c·sign(x)
+ *  Assumption 5 with r = d/2, φ = 1/d² (derived here): C3(x)/r = c·sign(x)
  *  with c = ‖x‖_∞/d. With m ≤ d the number of non-zero coordinates,
  *      ‖c·sign(x) − x‖² = ‖x‖² − 2c‖x‖₁ + c²m
  *                       ≤ ‖x‖² − 2‖x‖_∞²/d + ‖x‖_∞²/d          (‖x‖₁ ≥ ‖x‖_∞, m ≤ d)

@@ -83,19 +83,6 @@ Eigen::VectorXd fixedPointSummingToOne(const Eigen::MatrixXd &m, const char *nam
 // The spectral routines below check every decomposition and throw NumericalError naming the
 // matrix when one fails (a weight matrix that passed validation is finite, so this is an
 // internal error).
-double spectralRadiusOf(const Eigen::MatrixXd &m, const char *name)
-{
-    assert(m.rows() == m.cols() && "spectralRadius: matrix must be square");
-    if (m.size() == 0)
-        return 0.0;
-    if (m == m.transpose()) {
-        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
-        return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
-    }
-    Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
-    return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
-}
-
 } // namespace
 
 Connectivity analyseConnectivity(const Graph &graph)
@@ -130,9 +117,24 @@ Connectivity analyseConnectivity(const Graph &graph)
     return result;
 }
 
+double spectralRadius(const Eigen::MatrixXd &m, const char *name, double symmetryTolerance)
+{
+    assert(m.rows() == m.cols() && "spectralRadius: matrix must be square");
+    if (m.size() == 0)
+        return 0.0;
+    const bool symmetric = symmetryTolerance > 0.0 ? m.isApprox(m.transpose(), symmetryTolerance)
+                                                   : m == m.transpose();
+    if (symmetric) {
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(m, Eigen::EigenvaluesOnly);
+        return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
+    }
+    Eigen::EigenSolver<Eigen::MatrixXd> solver(m, false);
+    return requireEigenvalues(solver, name).eigenvalues().cwiseAbs().maxCoeff();
+}
+
 double spectralRadius(const Eigen::MatrixXd &m)
 {
-    return spectralRadiusOf(m, "weight matrix");
+    return spectralRadius(m, "weight matrix", 0.0);
 }
 
 Eigen::VectorXd singularValues(const Eigen::MatrixXd &m)
@@ -160,8 +162,8 @@ double consensusRate(const Eigen::MatrixXd &w)
     const Eigen::Index n = w.rows();
     if (n == 0)
         return 0.0;
-    return spectralRadiusOf(w - Eigen::MatrixXd::Constant(n, n, 1.0 / static_cast<double>(n)),
-                            "weights W − 11ᵀ/n");
+    return spectralRadius(w - Eigen::MatrixXd::Constant(n, n, 1.0 / static_cast<double>(n)),
+                          "weights W − 11ᵀ/n", 0.0);
 }
 
 Eigen::VectorXd leftPerronVector(const Eigen::MatrixXd &r)

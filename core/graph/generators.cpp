@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/graph/generators.h"
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/graph/analysis.h"
 #include "dplab/graph/weights.h"
 #include "dplab/privacy/rng.h"
@@ -9,7 +10,6 @@
 #include <functional>
 #include <numbers>
 #include <numeric>
-#include <sstream>
 
 namespace dplab {
 
@@ -25,14 +25,6 @@ struct Generator {
     Descriptor descriptor;
     Builder build;
 };
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out.precision(4);
-    out << v;
-    return out.str();
-}
 
 int nodes(const Json &params)
 {
@@ -259,7 +251,7 @@ Result<Graph> erdosRenyi(const Json &params, const std::string &path)
     const double p = paramReal(params, "p");
     const bool directed = paramBool(params, "directed");
     const std::string hint = "increase p (connectivity needs p above about ln(n)/n = "
-                             + formatNumber(std::log(std::max(n, 2)) / n) + ")";
+                             + formatNumber(std::log(std::max(n, 2)) / n, 4) + ")";
     if (n > 1 && p == 0.0)
         return Error::invalid(joinPath(path, "p"), "must be > 0 for a connected graph");
     Rng rng = graphRng(params);

@@ -1,25 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/graph/weights.h"
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/common/decomposition.h"
 
 #include <Eigen/Dense>
 
 #include <cassert>
 #include <cmath>
-#include <sstream>
 
 namespace dplab {
 
 namespace {
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out.precision(10);
-    out << v;
-    return out.str();
-}
 
 std::string entryText(Eigen::Index i, Eigen::Index j)
 {
@@ -297,7 +289,8 @@ Status checkRowStochastic(const Eigen::MatrixXd &w, double tol)
     for (Eigen::Index i = 0; i < w.rows(); ++i) {
         const double sum = w.row(i).sum();
         if (!(std::abs(sum - 1.0) <= tol))
-            return fail("row " + std::to_string(i) + " sums to " + formatNumber(sum) + ", not 1");
+            return fail("row " + std::to_string(i) + " sums to " + formatNumber(sum, 10)
+                        + ", not 1");
     }
     return {};
 }
@@ -307,7 +300,7 @@ Status checkColumnStochastic(const Eigen::MatrixXd &w, double tol)
     for (Eigen::Index j = 0; j < w.cols(); ++j) {
         const double sum = w.col(j).sum();
         if (!(std::abs(sum - 1.0) <= tol))
-            return fail("column " + std::to_string(j) + " sums to " + formatNumber(sum)
+            return fail("column " + std::to_string(j) + " sums to " + formatNumber(sum, 10)
                         + ", not 1");
     }
     return {};
@@ -320,8 +313,9 @@ Status checkSymmetric(const Eigen::MatrixXd &w, double tol)
     for (Eigen::Index i = 0; i < w.rows(); ++i)
         for (Eigen::Index j = i + 1; j < w.cols(); ++j)
             if (!(std::abs(w(i, j) - w(j, i)) <= tol))
-                return fail("is not symmetric: " + entryText(i, j) + " = " + formatNumber(w(i, j))
-                            + " but " + entryText(j, i) + " = " + formatNumber(w(j, i)));
+                return fail("is not symmetric: " + entryText(i, j) + " = "
+                            + formatNumber(w(i, j), 10)
+                            + " but " + entryText(j, i) + " = " + formatNumber(w(j, i), 10));
     return {};
 }
 
@@ -339,7 +333,7 @@ Status checkPsd(const Eigen::MatrixXd &w, double tol)
     const double smallest = solver.eigenvalues().minCoeff();
     if (!(smallest >= -tol))
         return fail("is not positive semidefinite: smallest eigenvalue is "
-                    + formatNumber(smallest));
+                    + formatNumber(smallest, 10));
     return {};
 }
 
@@ -348,7 +342,7 @@ Status checkNonnegative(const Eigen::MatrixXd &w)
     for (Eigen::Index i = 0; i < w.rows(); ++i)
         for (Eigen::Index j = 0; j < w.cols(); ++j)
             if (!(w(i, j) >= 0.0))
-                return fail(entryText(i, j) + " is negative (" + formatNumber(w(i, j)) + ")");
+                return fail(entryText(i, j) + " is negative (" + formatNumber(w(i, j), 10) + ")");
     return {};
 }
 
@@ -386,11 +380,12 @@ Eigen::MatrixXd ring4FamilyMatrix(double r, double d)
 Result<Ring4Params> ring4ParamsFromTargets(double rhoWo, double rhoW)
 {
     if (!(rhoWo > 0.0 && rhoWo <= 0.5))
-        return Error::invalid("rho_wo", "must be in (0, 0.5], got " + formatNumber(rhoWo));
+        return Error::invalid("rho_wo", "must be in (0, 0.5], got " + formatNumber(rhoWo, 10));
     if (!(rhoW >= 1.0 - rhoWo && rhoW < 1.0))
-        return Error::invalid("rho_w", "must be in [1 − rho_wo, 1) = [" + formatNumber(1.0 - rhoWo)
+        return Error::invalid("rho_w", "must be in [1 − rho_wo, 1) = ["
+                                           + formatNumber(1.0 - rhoWo, 10)
                                            + ", 1) so that d = (1 − ρ_w)/(2ρ(W_o)) ≤ 1/2, got "
-                                           + formatNumber(rhoW));
+                                           + formatNumber(rhoW, 10));
     return Ring4Params{rhoWo, (1.0 - rhoW) / (2.0 * rhoWo)};
 }
 
@@ -402,17 +397,15 @@ std::vector<ParamSpec> ring4FamilyParamSpecs()
                     "\"r-d\": give r and d of eq. (37) directly."),
         realParam("rho_wo", "ρ(W_o)", 0.3, 0.0, 0.5,
                   "Target spectral radius of W with its diagonal zeroed (= r). Used with "
-                  "\"targets\".",
-                  true),
+                  "\"targets\".", {.minExclusive = true}),
         realParam("rho_w", "ρ_w", 0.9, 0.0, 1.0,
                   "Target ρ(W − 11ᵀ/n); must lie in [1 − ρ(W_o), 1). Used with \"targets\"."),
         realParam("r", "r", 0.3, 0.0, 0.5,
                   "Off-diagonal mass of each row of W (eq. (37)); ρ(W_o) = r. Used with \"r-d\".",
-                  true),
+                  {.minExclusive = true}),
         realParam("d", "d", 1.0 / 6.0, 0.0, 1.0,
                   "Split of r between the two neighbours (0 < d < 1); ρ_w = 1 − 2r·min(d, 1−d). "
-                  "Used with \"r-d\".",
-                  true),
+                  "Used with \"r-d\".", {.minExclusive = true}),
     };
 }
 

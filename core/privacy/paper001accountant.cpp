@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/privacy/paper001accountant.h"
+#include "dplab/common/formatnumber.h"
 
 #include <cassert>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace dplab {
 
@@ -19,13 +19,6 @@ bool isPgtc(const Paper001PrivacyInputs &in)
 double propositionTau(const Paper001PrivacyInputs &in)
 {
     return isPgtc(in) ? in.stepsize / in.sx + 1.0 / in.s2 : 1.0 / in.sx + 1.0 / (in.stepsize * in.s2);
-}
-
-std::string number(double v)
-{
-    std::ostringstream s;
-    s << v;
-    return s.str();
 }
 
 } // namespace
@@ -73,11 +66,12 @@ std::string paper001PropositionViolation(const Paper001PrivacyInputs &in)
     if (!(in.sx > 0 && in.s2 > 0))
         return which + " needs positive noise scales";
     if (!(in.stepsize < 1.0 / (2.0 * in.smoothness)))
-        return which + " needs η < 1/(2 L_f) = " + number(1.0 / (2.0 * in.smoothness)) + " (η = "
-               + number(in.stepsize) + ")";
+        return which + " needs η < 1/(2 L_f) = " + formatNumber(1.0 / (2.0 * in.smoothness))
+               + " (η = " + formatNumber(in.stepsize) + ")";
     const double threshold = paper001PropositionThreshold(in.stepsize, in.smoothness);
     if (!(in.q > threshold && in.q < 1.0))
-        return which + " needs q in (" + number(threshold) + ", 1) (q = " + number(in.q) + ")";
+        return which + " needs q in (" + formatNumber(threshold) + ", 1) (q = " + formatNumber(in.q)
+               + ")";
     return {};
 }
 

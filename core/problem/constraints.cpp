@@ -292,7 +292,7 @@ const std::vector<Descriptor> &constraintDescriptors()
         ball.explanation = "K = {‖x‖₂ ≤ r}. Projection rescales x onto the sphere when it lies "
                            "outside; the linear minimizer of ⟨g, v⟩ is −r g/‖g‖.";
         ball.params = {realParam("radius", "Radius r", 1.0, 0.0, 1e12, "Radius of the ball (R of paper 002).",
-                                 true, true)};
+                                 {.minExclusive = true, .logScale = true})};
         out.push_back(ball);
 
         Descriptor box;
@@ -313,7 +313,7 @@ const std::vector<Descriptor> &constraintDescriptors()
                             "singular values onto {s ≥ 0, Σ s ≤ τ}. Linear minimizer: −τ u₁v₁ᵀ from "
                             "the top singular pair.";
         trace.params = {realParam("radius", "Radius τ", 10.0, 0.0, 1e12, "Trace-norm bound τ (paper: 10).",
-                                  true, true),
+                                  {.minExclusive = true, .logScale = true}),
                         intParam("rows", "Rows q", 1, 1, 1000000,
                                  "Rows q of the matrix decision (number of classes); the columns are d/q.")};
         out.push_back(trace);

@@ -3,6 +3,7 @@
 
 #include "dplab/common/files.h"
 #include "dplab/common/limits.h"
+#include "problem/linereader.h"
 
 #include <zlib.h>
 
@@ -22,61 +23,8 @@ namespace dplab {
 
 namespace {
 
-/** Plain or gzip text, line by line, lines cut at kMaxLine (the rest is skipped). */
-class ScanReader
-{
-public:
-    static constexpr std::size_t kMaxLine = 1 << 20;
-
-    explicit ScanReader(const std::string &path) : mFile(gzopen(path.c_str(), "rb"))
-    {
-        if (mFile)
-            gzbuffer(mFile, 1 << 17);
-    }
-    ~ScanReader()
-    {
-        if (mFile)
-            gzclose(mFile);
-    }
-    ScanReader(const ScanReader &) = delete;
-    ScanReader &operator=(const ScanReader &) = delete;
-
-    bool isOpen() const { return mFile != nullptr; }
-    int lineNumber() const { return mLine; }
-    bool failed() const
-    {
-        int code = Z_OK;
-        gzerror(mFile, &code);
-        return code != Z_OK && code != Z_STREAM_END;
-    }
-    bool next(std::string &line)
-    {
-        line.clear();
-        bool any = false;
-        while (gzgets(mFile, mBuffer.data(), static_cast<int>(mBuffer.size()))) {
-            any = true;
-            const std::size_t length = std::strlen(mBuffer.data());
-            if (line.size() < kMaxLine)
-                line.append(mBuffer.data(), std::min(length, kMaxLine - line.size()));
-            if (length > 0 && mBuffer[length - 1] == '\n')
-                break;
-        }
-        if (!any)
-            return false;
-        while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-            line.pop_back();
-        // A UTF-8 byte-order mark (spreadsheet programs write one) is not part of the first cell.
-        if (mLine == 0 && line.starts_with("\xEF\xBB\xBF"))
-            line.erase(0, 3);
-        ++mLine;
-        return true;
-    }
-
-private:
-    gzFile mFile;
-    int mLine = 0;
-    std::array<char, 1 << 16> mBuffer;
-};
+/** The scanners cut lines at this length (the rest is skipped): they only count. */
+constexpr std::size_t kMaxScanLine = 1 << 20;
 
 std::string_view trimView(std::string_view s)
 {
@@ -258,7 +206,7 @@ Result<DataHeader> scanCsvHeader(const std::string &path, const CsvOptions &opti
 {
     if (auto s = openable(path); !s)
         return s.error();
-    ScanReader reader(path);
+    LineReader reader(path, kMaxScanLine, LineReader::LongLines::Cut);
     if (!reader.isOpen())
         return Error::io(path, "cannot open file");
     DataHeader header;
@@ -300,7 +248,7 @@ Result<DataHeader> scanLibsvmHeader(const std::string &path, int dimension)
 {
     if (auto s = openable(path); !s)
         return s.error();
-    ScanReader reader(path);
+    LineReader reader(path, kMaxScanLine, LineReader::LongLines::Cut);
     if (!reader.isOpen())
         return Error::io(path, "cannot open file");
     DataHeader header;

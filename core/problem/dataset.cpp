@@ -4,6 +4,7 @@
 #include "dplab/common/files.h"
 #include "dplab/common/limits.h"
 #include "dplab/problem/datascan.h"
+#include "problem/linereader.h"
 
 #include <zlib.h>
 
@@ -19,79 +20,15 @@ namespace dplab {
 
 namespace {
 
-/** Reads a plain or gzip-compressed text file line by line (without the line ending). */
-class LineReader
-{
-public:
-    explicit LineReader(const std::string &path) : mFile(gzopen(path.c_str(), "rb"))
-    {
-        if (mFile)
-            gzbuffer(mFile, 1 << 17);
-    }
-    ~LineReader()
-    {
-        if (mFile)
-            gzclose(mFile);
-    }
-    LineReader(const LineReader &) = delete;
-    LineReader &operator=(const LineReader &) = delete;
-
-    /** Longest line read (a file without line breaks must not fill the memory). */
-    static constexpr std::size_t kMaxLine = 256u << 20;
-
-    bool isOpen() const { return mFile != nullptr; }
-    /** True when next() stopped at a line longer than kMaxLine. */
-    bool tooLong() const { return mTooLong; }
-    /** 1-based number of the line last returned by next(). */
-    int lineNumber() const { return mLine; }
-    /** True when reading stopped on a read error rather than the end of the file. */
-    bool failed() const
-    {
-        int code = Z_OK;
-        gzerror(mFile, &code);
-        return code != Z_OK && code != Z_STREAM_END;
-    }
-
-    bool next(std::string &line)
-    {
-        line.clear();
-        std::array<char, 1 << 16> buffer;
-        bool any = false;
-        while (gzgets(mFile, buffer.data(), static_cast<int>(buffer.size()))) {
-            any = true;
-            const std::size_t length = std::strlen(buffer.data());
-            line.append(buffer.data(), length);
-            if (length > 0 && buffer[length - 1] == '\n')
-                break;
-            if (line.size() > kMaxLine) {
-                mTooLong = true;
-                ++mLine;
-                return false;
-            }
-        }
-        if (!any || failed()) // a corrupt or truncated gzip stream: no partial line
-            return false;
-        while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
-            line.pop_back();
-        // A UTF-8 byte-order mark (spreadsheet programs write one) is not part of the first cell.
-        if (mLine == 0 && line.starts_with("\xEF\xBB\xBF"))
-            line.erase(0, 3);
-        ++mLine;
-        return true;
-    }
-
-private:
-    gzFile mFile;
-    int mLine = 0;
-    bool mTooLong = false;
-};
+/** The loaders stop at a line this long (a file without line breaks must not fill the memory). */
+constexpr std::size_t kMaxLine = 256u << 20;
 
 /** A stop at a too long line or a read error, as an Error (ok when the file ended normally). */
 Status readerStatus(const LineReader &reader, const std::string &path)
 {
     if (reader.tooLong())
         return Error::parse(path + ":" + std::to_string(reader.lineNumber()),
-                            "line longer than " + std::to_string(LineReader::kMaxLine >> 20) + " MiB");
+                            "line longer than " + std::to_string(kMaxLine >> 20) + " MiB");
     if (reader.failed())
         return Error::io(path, "read error (corrupt or truncated compressed file?)");
     return {};
@@ -189,7 +126,7 @@ Result<Dataset> loadCsv(const std::string &path, const CsvOptions &options)
 {
     if (auto file = checkRegularFile(path); !file)
         return file.error();
-    LineReader reader(path);
+    LineReader reader(path, kMaxLine, LineReader::LongLines::Stop);
     if (!reader.isOpen())
         return Error::notFound(path, "cannot open file");
 
@@ -296,7 +233,7 @@ Result<Dataset> loadLibsvm(const std::string &path, int dimension)
 {
     if (auto file = checkRegularFile(path); !file)
         return file.error();
-    LineReader reader(path);
+    LineReader reader(path, kMaxLine, LineReader::LongLines::Stop);
     if (!reader.isOpen())
         return Error::notFound(path, "cannot open file");
 

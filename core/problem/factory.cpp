@@ -4,12 +4,13 @@
 // (for `list problems`, the GUI form and the report) flattens it with dotted keys ("data.path",
 // "random.seed"), and the resolver validates each nested object against the same table.
 #include "dplab/problem/objectives.h"
+
+#include "dplab/common/formatnumber.h"
 #include "dplab/problem/datascan.h"
 
 #include <cmath>
 #include <filesystem>
 #include <set>
-#include <sstream>
 
 namespace dplab {
 
@@ -71,13 +72,6 @@ std::uint64_t chooseSeed(long long own, long long parent, std::uint64_t experime
     return experiment;
 }
 
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
-
 // --- Quadratic -------------------------------------------------------------------------------
 
 std::vector<ParamSpec> quadraticTopSpecs()
@@ -95,9 +89,11 @@ std::vector<ParamSpec> quadraticRandomSpecs()
         seedSpec("Seed of the random A_i, b_i (-1 = the problem's \"seed\", else the experiment "
                  "seed)."),
         realParam("min_eigenvalue", "Min eigenvalue", 1.0, 0.0, 1e12,
-                  "Smallest eigenvalue of every A_i (strong convexity μ of each f_i).", true, true),
+                  "Smallest eigenvalue of every A_i (strong convexity μ of each f_i).",
+                  {.minExclusive = true, .logScale = true}),
         realParam("max_eigenvalue", "Max eigenvalue", 10.0, 0.0, 1e12,
-                  "Largest eigenvalue of every A_i (smoothness L of each f_i).", true, true),
+                  "Largest eigenvalue of every A_i (smoothness L of each f_i).",
+                  {.minExclusive = true, .logScale = true}),
         realParam("heterogeneity", "Heterogeneity", 1.0, 0.0, 1e6,
                   "Spread of the local minimisers around a common centre (0 = every agent has "
                   "the same minimiser)."),
@@ -336,7 +332,7 @@ std::vector<ParamSpec> dataTopSpecs(const DataProblemKind &kind)
     if (kind.hasLambda)
         specs.push_back(realParam("lambda", "λ (ℓ2 weight)", 0.01, 0.0, 1e6,
                                   "Weight λ of the regulariser (λ/2)‖x‖² in every f_i.",
-                                  kind.lambdaPositive, true));
+                                  {.minExclusive = kind.lambdaPositive, .logScale = true}));
     specs.push_back(choiceParam("split", "Split across agents", "iid", {"iid", "by-label"},
                                 "iid: shuffled, near-equal parts (homogeneous agents); by-label: "
                                 "sorted by label then cut, so agents see different labels "

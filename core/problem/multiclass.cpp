@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/multiclass.h"
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/problem/dataset.h"
 #include "dplab/problem/datascan.h"
 
@@ -11,20 +12,12 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
-#include <sstream>
 
 namespace dplab {
 
 namespace {
 
 using RowMajorMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
 
 } // namespace
 
@@ -301,7 +294,8 @@ ParamSpec textSpec(std::string key, std::string label, std::string help)
 std::vector<ParamSpec> topSpecs()
 {
     return {realParam("radius", "Trace-norm radius τ", 10.0, 0.0, 1e9,
-                      "K = {‖X‖_* ≤ τ} (paper: τ = 10; R = τ).", true, true),
+                      "K = {‖X‖_* ≤ τ} (paper: τ = 10; R = τ).",
+                      {.minExclusive = true, .logScale = true}),
             intParam("epochs", "Copies per learner", 1, 1, 1000,
                      "Each learner's stream holds this many copies' worth of examples (T = epochs·N): "
                      "the data set is copied epochs·n times, shuffled and dealt out (paper: letter "

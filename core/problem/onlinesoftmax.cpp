@@ -11,12 +11,12 @@
 // use the same values. Scaling "max-abs" divides train and test features by the training set's
 // largest |value|. "bias" appends a constant-1 feature.
 #include "dplab/problem/multiclass.h"
+#include "dplab/common/formatnumber.h"
 #include "dplab/problem/stream.h"
 
 #include "dplab/privacy/rng.h"
 
 #include <map>
-#include <sstream>
 
 namespace dplab {
 
@@ -73,13 +73,6 @@ Result<Json> resolveSoftmax(const Json &spec, const ProblemContext &context)
     return out;
 }
 
-std::string formatLabel(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
-}
-
 Result<std::shared_ptr<const Problem>> buildSoftmax(const Json &resolved, const ProblemContext &context)
 {
     const long long ownSeed = paramInt(resolved, "seed");
@@ -117,7 +110,8 @@ Result<std::shared_ptr<const Problem>> buildSoftmax(const Json &resolved, const 
         for (Eigen::Index s = 0; s < d.samples(); ++s) {
             const auto it = classOf.find(d.y[s]);
             if (it == classOf.end())
-                return Error::invalid(path, "label " + formatLabel(d.y[s]) + " does not occur in the training set");
+                return Error::invalid(path, "label " + formatNumber(d.y[s])
+                                                + " does not occur in the training set");
             d.y[s] = it->second;
         }
         return {};

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/optimum.h"
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/common/decomposition.h"
 
 #include <Eigen/Cholesky>
 
 #include <cmath>
 #include <deque>
-#include <sstream>
 
 namespace dplab {
 
@@ -26,13 +26,6 @@ Point evaluate(const Problem &problem, Eigen::VectorXd x)
     p.g = problem.globalGradient(x);
     p.x = std::move(x);
     return p;
-}
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
 }
 
 Reference toReference(const Point &p, const char *method)

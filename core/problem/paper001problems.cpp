@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/paper001problems.h"
 
+#include "dplab/common/formatnumber.h"
+#include "problem/vectormath.h"
 #include "dplab/common/decomposition.h"
 
 #include <Eigen/Eigenvalues>
 
 #include <cassert>
 #include <cmath>
-#include <sstream>
 
 namespace dplab {
 
@@ -19,23 +20,6 @@ constexpr long long kMaxSeed = 9007199254740992LL; // 2^53: exact in a JSON doub
 double softplus(double z)
 {
     return std::max(z, 0.0) + std::log1p(std::exp(-std::abs(z)));
-}
-
-/** 1 / (1 + e^z) without overflow (= σ(−z)). */
-double logisticOfMinus(double z)
-{
-    if (z >= 0) {
-        const double e = std::exp(-z);
-        return e / (1.0 + e);
-    }
-    return 1.0 / (1.0 + std::exp(z));
-}
-
-std::string formatNumber(double v)
-{
-    std::ostringstream out;
-    out << v;
-    return out.str();
 }
 
 std::uint64_t chooseSeed(long long own, std::uint64_t experiment)
@@ -65,7 +49,8 @@ std::vector<ParamSpec> logisticSpecs()
         realParam("lambda", "Regulariser λ", 0.001, 0.0, 1e6,
                   "λ of the nonconvex regulariser Σ_s λα x_s²/(1 + α x_s²) (paper: 0.001)."),
         realParam("alpha", "Regulariser α", 1.0, 0.0, 1e6,
-                  "α of the regulariser (paper: 1; not the reference steps α_x, α_y).", true),
+                  "α of the regulariser (paper: 1; not the reference steps α_x, α_y).",
+                  {.minExclusive = true}),
         intParam("seed", "Seed", -1, -1, kMaxSeed, "Seed of the synthetic data (-1 = the experiment seed)."),
     };
 }
@@ -211,7 +196,8 @@ void NonconvexLogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd>
         weight.noalias() = v * x;
         for (Eigen::Index j = 0; j < weight.size(); ++j) {
             const double margin = weight[j] * labels(i)[j];
-            weight[j] = -labels(i)[j] * logisticOfMinus(margin); // d/dz log(1+e^{−u z}) = −u σ(−u z)
+            // d/dz log(1+e^{−u z}) = −u σ(−u z)
+            weight[j] = -labels(i)[j] * vectormath::sigmoid(-margin);
         }
         g.resize(v.cols());
         g.noalias() = v.transpose() * weight;

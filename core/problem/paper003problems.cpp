@@ -200,7 +200,7 @@ std::vector<ParamSpec> paper003RidgeSpecs()
                  "Dimension r of x (not given in the paper; 10 suggested)."),
         realParam("penalty", "Penalty ρ", 0.5, 0.0, 1e9,
                   "Ridge penalty ρ of f_i = (u_iᵀx − v_i)² + ρ‖x‖² (not given in the paper); "
-                  "μ_i = 2ρ.", true, true),
+                  "μ_i = 2ρ.", {.minExclusive = true, .logScale = true}),
         realParam("noise_std", "Noise std", 25.0, 0.0, 1e9,
                   "Standard deviation of ζ_i in v_i = u_iᵀx̃_i + ζ_i (25 in the paper)."),
         intParam("seed", "Seed", -1, -1, kMaxSeed,

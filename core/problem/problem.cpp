@@ -151,20 +151,50 @@ Result<const ProblemEntry *> findEntry(const Json &spec, const std::string &path
                                         + ids + ")");
 }
 
+ProblemContext contextFor(int agents, const std::string &path, const std::string &baseDir,
+                          std::uint64_t seed)
+{
+    ProblemContext context;
+    context.agents = agents;
+    context.path = path;
+    context.baseDir = baseDir;
+    context.seed = seed;
+    return context;
+}
+
+/** A problem object resolved by its type's entry (defaults filled, nothing loaded). */
+struct ResolvedEntry {
+    const ProblemEntry *entry = nullptr;
+    ProblemContext context;
+    Json resolved;
+};
+
+/** The checks and the resolution every public entry point starts with. May throw. */
+Result<ResolvedEntry> resolveEntry(const Json &spec, int agents, const std::string &path,
+                                   const std::string &baseDir, std::uint64_t seed)
+{
+    if (agents < 1)
+        return Error::invalid(path, "needs at least one agent");
+    auto entry = findEntry(spec, path);
+    if (!entry)
+        return entry.error();
+    ResolvedEntry out{*entry, contextFor(agents, path, baseDir, seed), Json()};
+    auto resolved = out.entry->resolve(spec, out.context);
+    if (!resolved)
+        return resolved.error();
+    out.resolved = std::move(resolved.value());
+    return out;
+}
+
 } // namespace
 
 Result<Json> resolveProblemSpec(const Json &spec, int agents, const std::string &path)
 {
-    if (agents < 1)
-        return Error::invalid(path, "needs at least one agent");
     try {
-        auto entry = findEntry(spec, path);
-        if (!entry)
-            return entry.error();
-        ProblemContext context;
-        context.agents = agents;
-        context.path = path;
-        return (*entry)->resolve(spec, context);
+        auto resolved = resolveEntry(spec, agents, path, {}, 0);
+        if (!resolved)
+            return resolved.error();
+        return std::move(resolved->resolved);
     } catch (const std::exception &e) {
         return Error::internal(path, e.what());
     }
@@ -175,21 +205,11 @@ Result<std::shared_ptr<const Problem>> makeProblem(const Json &spec, int agents,
                                                    const std::string &baseDir,
                                                    std::uint64_t seed)
 {
-    if (agents < 1)
-        return Error::invalid(path, "needs at least one agent");
     try {
-        auto entry = findEntry(spec, path);
-        if (!entry)
-            return entry.error();
-        ProblemContext context;
-        context.agents = agents;
-        context.path = path;
-        context.baseDir = baseDir;
-        context.seed = seed;
-        auto resolved = (*entry)->resolve(spec, context);
+        auto resolved = resolveEntry(spec, agents, path, baseDir, seed);
         if (!resolved)
             return resolved.error();
-        return (*entry)->build(*resolved, context);
+        return resolved->entry->build(resolved->resolved, resolved->context);
     } catch (const std::exception &e) {
         return Error::internal(path, e.what());
     }
@@ -275,22 +295,13 @@ void estimateProblem(ProblemSpec &spec, int agents, const std::string &path)
 Result<ProblemSpec> resolveProblem(const Json &spec, int agents, const std::string &path,
                                    const std::string &baseDir)
 {
-    if (agents < 1)
-        return Error::invalid(path, "needs at least one agent");
     try {
-        auto entry = findEntry(spec, path);
-        if (!entry)
-            return entry.error();
-        ProblemContext context;
-        context.agents = agents;
-        context.path = path;
-        context.baseDir = baseDir;
-        auto resolved = (*entry)->resolve(spec, context);
+        auto resolved = resolveEntry(spec, agents, path, baseDir, 0);
         if (!resolved)
             return resolved.error();
         ProblemSpec out;
-        out.resolved = std::move(resolved.value());
-        out.id = (*entry)->descriptor.id;
+        out.resolved = std::move(resolved->resolved);
+        out.id = resolved->entry->descriptor.id;
         out.online = isOnlineType(out.id);
         auto data = scanProblemData(out.resolved, path, baseDir);
         if (!data)
@@ -311,12 +322,7 @@ Result<std::shared_ptr<const Problem>> buildProblem(const ProblemSpec &spec, int
         auto entry = findEntry(spec.resolved, path);
         if (!entry)
             return entry.error();
-        ProblemContext context;
-        context.agents = agents;
-        context.path = path;
-        context.baseDir = baseDir;
-        context.seed = seed;
-        return (*entry)->build(spec.resolved, context);
+        return (*entry)->build(spec.resolved, contextFor(agents, path, baseDir, seed));
     } catch (const std::bad_alloc &) {
         return Error::invalid(path, "not enough memory to build the problem (its estimate was "
                                         + formatBytes(spec.bytes) + ")");

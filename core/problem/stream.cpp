@@ -15,14 +15,6 @@ namespace dplab {
 
 namespace {
 
-double sigmoid(double z)
-{
-    if (z >= 0)
-        return 1.0 / (1.0 + std::exp(-z));
-    const double e = std::exp(z);
-    return e / (1.0 + e);
-}
-
 std::atomic<std::uint64_t> gNextInstance{1};
 
 bool allFinite(const Eigen::MatrixXd &m)
@@ -625,7 +617,7 @@ std::optional<Eigen::MatrixXd> OnlineStreamProblem::globalHessian(const Eigen::V
         if (mOptions.loss == SampleLoss::Logistic) {
             const Eigen::VectorXd z = A * x;
             for (Eigen::Index u = 0; u < c.size(); ++u) {
-                const double s = sigmoid(z[u]);
+                const double s = vectormath::sigmoid(z[u]);
                 c[u] *= s * (1.0 - s);
             }
         }

@@ -34,7 +34,7 @@ std::vector<ParamSpec> streamSpecs()
         realParam("clip_l1", "Clip ‖∇l‖₁ to c_l", 0.0, 0.0, 1e12,
                   "Per-sample gradient clipping to the ℓ1 ball of radius c_l, so that paper 000's "
                   "Assumption 5 holds and its ε accountant is valid (0 = no clipping).",
-                  false, true),
+                  {.logScale = true}),
         choiceParam("sampling", "Sampling", "iid", {"iid", "partition"},
                     "iid: every learner draws its samples uniformly with replacement from the "
                     "whole training set (paper 000: \"randomly selected\"), F = the training-set "

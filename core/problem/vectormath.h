@@ -49,4 +49,13 @@ inline void softplusInPlace(Eigen::Ref<Eigen::ArrayXd> z, Eigen::Ref<Eigen::Arra
     z = z.max(0.0) + e;
 }
 
+/** σ(z) = 1/(1 + e^{−z}) of one number, without overflow (σ(−z) = 1 − σ(z) is sigmoid(−z)). */
+inline double sigmoid(double z)
+{
+    if (z >= 0)
+        return 1.0 / (1.0 + std::exp(-z));
+    const double e = std::exp(z);
+    return e / (1.0 + e);
+}
+
 } // namespace dplab::vectormath

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/teaching/theory.h"
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/graph/analysis.h"
 #include "dplab/common/schedule.h"
 
@@ -9,17 +10,6 @@
 #include <cstdio>
 
 namespace dplab {
-
-namespace {
-
-std::string shortNumber(double v)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3g", v);
-    return buffer;
-}
-
-} // namespace
 
 std::vector<TheoryCurve> theoryRates(const RunSpec &run, const Problem *problem)
 {
@@ -55,7 +45,7 @@ std::vector<TheoryCurve> theoryRates(const RunSpec &run, const Problem *problem)
                 e += rate.scheduleFactor * s.p();
             }
             curve.exponent = e;
-            curve.label = rate.label + " (t^" + shortNumber(e) + ")";
+            curve.label = rate.label + " (t^" + formatNumber(e, 3) + ")";
         } else {
             const Eigen::MatrixXd &w = run.W.size() > 0 ? run.W : run.R;
             if (w.size() == 0)
@@ -65,7 +55,7 @@ std::vector<TheoryCurve> theoryRates(const RunSpec &run, const Problem *problem)
                 continue;
             curve.linear = true;
             curve.exponent = rate.ratePower * std::log(rho);
-            curve.label = rate.label + " (ρ = " + shortNumber(rho) + ")";
+            curve.label = rate.label + " (ρ = " + formatNumber(rho, 3) + ")";
         }
         out.push_back(std::move(curve));
     }

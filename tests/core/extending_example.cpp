@@ -40,8 +40,8 @@ public:
         mNext.resize(n, d);
         mScale.resize(n);
         mSensitivity.resize(n);
-        // One channel "x": agent i's noise is the stream (seed, run, repetition, i, NoiseX).
-        mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::NoiseX, ctx.compressor);
+        // One channel "x": agent i's noise is the stream (seed, run, repetition, i, DecisionNoise).
+        mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mAccountant.reset();
         if (mNoise.a() > 0)
             mAccountant = std::make_unique<BasicCompositionAccountant>(n, "basic composition Σ 2α_k C / b_k");

@@ -70,8 +70,8 @@ double uniformRef(std::uint64_t r)
 
 TEST(NoiseStream, FollowsTheDocumentedTransform)
 {
-    const NoiseStream noise = NoiseStream::stream(7, 0, 0, 3, RngPurpose::NoiseX);
-    EXPECT_EQ(noise.key(), streamKey(7, 0, 0, 3, RngPurpose::NoiseX));
+    const NoiseStream noise = NoiseStream::stream(7, 0, 0, 3, RngPurpose::DecisionNoise);
+    EXPECT_EQ(noise.key(), streamKey(7, 0, 0, 3, RngPurpose::DecisionNoise));
     const std::size_t size = 37;
     for (std::uint64_t t : {0ULL, 1ULL, 12345ULL}) {
         std::vector<std::uint64_t> raw(size);
@@ -104,7 +104,7 @@ TEST(NoiseStream, GoldenValuesPinTheSampler)
     // Pins the sampler (a change here changes every noisy experiment). The integers are exact;
     // the doubles are compared within 4 ulps (they are computed without FMA contraction, so
     // they agree across builds, but the test does not rely on that).
-    const NoiseStream noise = NoiseStream::stream(7, 0, 0, 3, RngPurpose::NoiseX);
+    const NoiseStream noise = NoiseStream::stream(7, 0, 0, 3, RngPurpose::DecisionNoise);
     std::uint64_t raw[3];
     noise.raw(5, raw, 3);
     EXPECT_EQ(raw[0], 11470407107015503035ULL);
@@ -193,7 +193,7 @@ TEST(NoiseStream, AgentNoiseDoesNotDependOnHowManyAgentsExist)
     const auto identity = makeCompressor(Json{{"type", "identity"}}, "compressor").value();
     const int d = 9;
     auto noiseOf = [&](int n, NoiseLaw law) {
-        Broadcast channel("x", n, d, source, RngPurpose::NoiseX, identity, law);
+        Broadcast channel("x", n, d, source, RngPurpose::DecisionNoise, identity, law);
         const Eigen::MatrixXd clean = Eigen::MatrixXd::Zero(n, d);
         Eigen::VectorXd scale = Eigen::VectorXd::Constant(n, 0.5);
         std::vector<Eigen::MatrixXd> rows;
@@ -215,7 +215,7 @@ TEST(NoiseStream, AgentNoiseDoesNotDependOnHowManyAgentsExist)
         EXPECT_NE(small[0](0, 0), small[1](0, 0));
         // And it is block t of the agent's stream.
         Eigen::VectorXd expected(d);
-        const NoiseStream stream = source.noiseStream(2, RngPurpose::NoiseX);
+        const NoiseStream stream = source.noiseStream(2, RngPurpose::DecisionNoise);
         if (law == NoiseLaw::Laplace)
             stream.laplace(1, 0.5, expected);
         else

@@ -527,11 +527,11 @@ TEST(Pgtc, IdentityAndGammaOneIsDiaDspWithTheSameNoise)
                        Json{{"s_x", sx}, {"s_y", sy}, {"q", q}});
     auto alg = start(s, "pgtc");
     const int n = 6, d = 4;
-    // Block k of each agent's NoiseX / NoiseY noise stream (the counter-based sampler).
+    // Block k of each agent's DecisionNoise / TrackerNoise stream (the counter-based sampler).
     std::vector<NoiseStream> rx, ry;
     for (int i = 0; i < n; ++i) {
-        rx.push_back(s.ctx.noise.noiseStream(i, RngPurpose::NoiseX));
-        ry.push_back(s.ctx.noise.noiseStream(i, RngPurpose::NoiseY));
+        rx.push_back(s.ctx.noise.noiseStream(i, RngPurpose::DecisionNoise));
+        ry.push_back(s.ctx.noise.noiseStream(i, RngPurpose::TrackerNoise));
     }
     Eigen::MatrixXd x = s.ctx.x0, g(n, d), gNext(n, d);
     s.problem->gradients(x, g, 0);
@@ -562,8 +562,8 @@ TEST(Pgtc, IdentityAndGammaOneIsDiaDspWithTheSameNoise)
 TEST(Pgtc, IdentityAndGammaOneRunsInLockstepWithTheDiaDspAlgorithm)
 {
     // The presets compare PGTC with the registry's `diadsp`; this ties the two implementations
-    // together: same (10)–(11) iterates, same Laplace draws (both use the NoiseX/NoiseY streams),
-    // same bits (two full-precision vectors per agent per iteration).
+    // together: same (10)–(11) iterates, same Laplace draws (both use the DecisionNoise and
+    // TrackerNoise streams), same bits (two full-precision vectors per agent per iteration).
     const double eta = 0.1, sx = 0.4, sy = 0.3, q = 0.8;
     auto pgtc = makeSetup("pgtc", Json{{"stepsize", eta}, {"gamma", 1.0}, {"alpha_x", 1.0}, {"alpha_y", 1.0}},
                           Json{{"s_x", sx}, {"s_y", sy}, {"q", q}});

@@ -246,11 +246,11 @@ TEST(RobustDpGt, TrackingIdentityHoldsToMachinePrecisionWithNoise)
     auto algo = start(s);
     algo->setRecordMessages(true);
     const int n = 4, d = 2;
-    // The noise must be β_k × one Lap(b_η) vector per agent and iteration: block k of its NoiseY
-    // noise stream (the counter-based sampler).
+    // The noise must be β_k × one Lap(b_η) vector per agent and iteration: block k of its
+    // TrackerNoise stream (the counter-based sampler).
     std::vector<NoiseStream> streams;
     for (int i = 0; i < n; ++i)
-        streams.push_back(NoiseStream::stream(17, 0, 0, i, RngPurpose::NoiseY));
+        streams.push_back(NoiseStream::stream(17, 0, 0, i, RngPurpose::TrackerNoise));
     Eigen::VectorXd draw(d);
 
     Eigen::VectorXd cumulative = algo->state("s")->colwise().sum().transpose(); // Σ_i s_{i,0} = 0

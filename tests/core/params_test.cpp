@@ -11,7 +11,7 @@ namespace {
 
 std::vector<ParamSpec> specs()
 {
-    auto step = realParam("stepsize", "Step", 0.1, 0.0, 10.0, "step", true);
+    auto step = realParam("stepsize", "Step", 0.1, 0.0, 10.0, "step", {.minExclusive = true});
     step.perAgent = true;
     return {step, intParam("k", "k", 2, 1, 100, "k"),
             choiceParam("mode", "Mode", "a", {"a", "b"}, "mode")};

@@ -17,24 +17,24 @@ TEST(Rng, GoldenValuesPinTheStream)
     EXPECT_EQ(rng.next(), 1546998764402558742ULL);
     EXPECT_EQ(rng.next(), 6990951692964543102ULL);
     EXPECT_EQ(rng.next(), 12544586762248559009ULL);
-    Rng golden = Rng::stream(7, 0, 0, 3, RngPurpose::NoiseX);
+    Rng golden = Rng::stream(7, 0, 0, 3, RngPurpose::DecisionNoise);
     EXPECT_DOUBLE_EQ(golden.laplace(1.0), 0.43246374635001861);
     EXPECT_DOUBLE_EQ(golden.gaussian(), -0.15962956717238946);
     EXPECT_DOUBLE_EQ(golden.uniform01(), 0.93462118761832058);
-    Rng s = Rng::stream(7, 0, 0, 3, RngPurpose::NoiseX);
-    Rng t = Rng::stream(7, 0, 0, 3, RngPurpose::NoiseX);
+    Rng s = Rng::stream(7, 0, 0, 3, RngPurpose::DecisionNoise);
+    Rng t = Rng::stream(7, 0, 0, 3, RngPurpose::DecisionNoise);
     for (int i = 0; i < 100; ++i)
         EXPECT_EQ(s.next(), t.next());
 }
 
 TEST(Rng, StreamsDifferByEveryKeyPart)
 {
-    const std::uint64_t base = Rng::stream(1, 2, 3, 4, RngPurpose::NoiseX).next();
-    EXPECT_NE(base, Rng::stream(9, 2, 3, 4, RngPurpose::NoiseX).next());
-    EXPECT_NE(base, Rng::stream(1, 9, 3, 4, RngPurpose::NoiseX).next());
-    EXPECT_NE(base, Rng::stream(1, 2, 9, 4, RngPurpose::NoiseX).next());
-    EXPECT_NE(base, Rng::stream(1, 2, 3, 9, RngPurpose::NoiseX).next());
-    EXPECT_NE(base, Rng::stream(1, 2, 3, 4, RngPurpose::NoiseY).next());
+    const std::uint64_t base = Rng::stream(1, 2, 3, 4, RngPurpose::DecisionNoise).next();
+    EXPECT_NE(base, Rng::stream(9, 2, 3, 4, RngPurpose::DecisionNoise).next());
+    EXPECT_NE(base, Rng::stream(1, 9, 3, 4, RngPurpose::DecisionNoise).next());
+    EXPECT_NE(base, Rng::stream(1, 2, 9, 4, RngPurpose::DecisionNoise).next());
+    EXPECT_NE(base, Rng::stream(1, 2, 3, 9, RngPurpose::DecisionNoise).next());
+    EXPECT_NE(base, Rng::stream(1, 2, 3, 4, RngPurpose::TrackerNoise).next());
 }
 
 TEST(Rng, UniformIsInOpenUnitInterval)

@@ -144,7 +144,8 @@ void TestParamForm::invalidValuesAreMarkedAtTheFieldNotReverted()
     schedule.min = 0;
     schedule.minExclusive = true;
     schedule.max = 1e6;
-    form.setSpecs({realParam("stepsize", "Step size", 0.05, 0, 1e6, "the step", true), schedule});
+    form.setSpecs({realParam("stepsize", "Step size", 0.05, 0, 1e6, "the step",
+                             {.minExclusive = true}), schedule});
     form.resize(400, 300);
     form.show();
     QVERIFY(QTest::qWaitForWindowExposed(&form));
@@ -245,7 +246,8 @@ void TestParamForm::setValuesDoesNotEmit()
 
 void TestParamForm::toolTipHasHelpRangeAndCondition()
 {
-    ParamSpec spec = realParam("stepsize", "Step size", 0.1, 0, 1, "The step λ.", true, true);
+    ParamSpec spec = realParam("stepsize", "Step size", 0.1, 0, 1, "The step λ.",
+                               {.minExclusive = true, .logScale = true});
     spec.condition = "λ < 1/L";
     spec.unit = "1/L";
     const QString tip = ParamForm::toolTipFor(spec);

@@ -136,6 +136,22 @@ public:
     const std::vector<Message> &lastMessages() const { return mMessages; }
 
 protected:
+    /** Starts a fresh run, the end of reset(): no iterations, no bits, no recorded messages. */
+    void restart()
+    {
+        mIteration = 0;
+        mBits = 0;
+        mMessages.clear();
+    }
+    /** Where step() records its messages: the cleared record while recording, else null. */
+    std::vector<Message> *messageRecord()
+    {
+        if (!mRecordMessages)
+            return nullptr;
+        mMessages.clear();
+        return &mMessages;
+    }
+
     long long mIteration = 0;
     std::uint64_t mBits = 0;
     bool mRecordMessages = false;

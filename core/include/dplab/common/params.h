@@ -83,8 +83,14 @@ Eigen::VectorXd paramPerAgent(const Json &params, const std::string &key, int n)
 
 // --- Convenience builders for descriptor tables ---------------------------------------------
 
+/** How a real parameter's range reads and its slider and sweeps step, by name:
+ *  realParam(…, {.minExclusive = true, .logScale = true}). */
+struct RealRange {
+    bool minExclusive = false; ///< (min, max] rather than [min, max]
+    bool logScale = false;     ///< sliders and sweeps step logarithmically
+};
 ParamSpec realParam(std::string key, std::string label, double def, double min, double max,
-                    std::string help, bool minExclusive = false, bool logScale = false);
+                    std::string help, RealRange range = {});
 ParamSpec intParam(std::string key, std::string label, long long def, long long min,
                    long long max, std::string help);
 ParamSpec boolParam(std::string key, std::string label, bool def, std::string help);

@@ -31,6 +31,10 @@ Connectivity analyseConnectivity(const Graph &graph);
 
 /** Largest |eigenvalue| of a square matrix. */
 double spectralRadius(const Eigen::MatrixXd &m);
+/** The same, with a failed decomposition reported as an internal error naming `name`; m counts
+ *  as symmetric (and gets the symmetric solver) when it equals its transpose within the relative
+ *  `symmetryTolerance` (0: exactly). */
+double spectralRadius(const Eigen::MatrixXd &m, const char *name, double symmetryTolerance);
 /** Singular values, descending. */
 Eigen::VectorXd singularValues(const Eigen::MatrixXd &m);
 /** σ₂: the second largest singular value. */

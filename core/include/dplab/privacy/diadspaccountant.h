@@ -12,9 +12,9 @@
 //     Δy_0 = D,  Δy_k = 2D (k ≥ 1);   Δx_0 = 0,  Δx_1 = η_0 D,  Δx_k = 2 η_{k−1} D (k ≥ 2),
 // and ε(K) = Σ_{k=0}^{K} (Δx_k / s_x(k) + Δy_k / s_y(k))  (the rounds 0..K).
 // Paper 001 Theorem 3 bounds the same sum by 4√d M Σ_k (√η / (s_x q^k) + 1/(s_y q^k)); with η
-// in place of its √η (paper-001 spec §9 item 6) it is this sum with Δy_0 and Δx_1 rounded up
-// to 2D and 2ηD. With s q^k noise the budget grows like q^{−K}: it is only finite for a
-// finite horizon.
+// in place of its √η (the x-shift above, Δx_{k+1} = −η_k Δy_k, is linear in η) it is this sum
+// with Δy_0 and Δx_1 rounded up to 2D and 2ηD. With s q^k noise the budget grows like q^{−K}:
+// it is only finite for a finite horizon.
 //
 // Iteration convention (as in paper003accountant.h): after T iterations the rounds 0..T−1
 // have been broadcast and the accountant reports ε(T − 1).
@@ -22,7 +22,7 @@
 // Threading: plain functions are thread-safe; an accountant instance is owned by one algorithm.
 #pragma once
 
-#include "dplab/privacy/accountant.h"
+#include "dplab/privacy/roundsumaccountant.h"
 #include "dplab/common/schedule.h"
 
 #include <Eigen/Core>
@@ -46,22 +46,18 @@ double diadspEpsilon(const DiaDspPrivacySetup &setup, long long K);
 /** The factor c such that the noises c·s_x(k), c·s_y(k) give ε(K) = targetEpsilon. */
 double diadspCalibrationFactor(const DiaDspPrivacySetup &setup, long long K, double targetEpsilon);
 
-class DiaDspAccountant final : public PrivacyAccountant
+class DiaDspAccountant final : public RoundSumAccountant
 {
 public:
     DiaDspAccountant(int agents, DiaDspPrivacySetup setup, std::vector<std::string> notes = {});
 
     std::string name() const override { return "DiaDSP, observation sensitivity (x: 2ηD, y: 2D)"; }
-    const Eigen::VectorXd &epsilon() const override { return mEpsilon; }
-    std::vector<std::string> assumptions() const override;
-    /** Accounts the broadcast of the iteration just done (rounds 0, 1, 2, ... in turn). */
-    void advance();
 
 private:
+    double roundCost(long long k) const override;
+    std::vector<std::string> ownAssumptions() const override;
+
     DiaDspPrivacySetup mSetup;
-    std::vector<std::string> mNotes;
-    Eigen::VectorXd mEpsilon;
-    long long mRounds = 0;
 };
 
 } // namespace dplab

@@ -20,7 +20,7 @@
 // Threading: plain functions are thread-safe; an accountant instance is owned by one algorithm.
 #pragma once
 
-#include "dplab/privacy/accountant.h"
+#include "dplab/privacy/roundsumaccountant.h"
 #include "dplab/common/schedule.h"
 
 #include <Eigen/Core>
@@ -42,22 +42,18 @@ double dpopEpsilon(const DpopPrivacySetup &setup, long long K);
 /** The factor c such that the noise c·M_k gives ε(K) = targetEpsilon (ε ∝ 1/c). */
 double dpopCalibrationFactor(const DpopPrivacySetup &setup, long long K, double targetEpsilon);
 
-class DpopAccountant final : public PrivacyAccountant
+class DpopAccountant final : public RoundSumAccountant
 {
 public:
     DpopAccountant(int agents, DpopPrivacySetup setup, std::vector<std::string> notes = {});
 
     std::string name() const override { return "DPOP, observation sensitivity 2√r C γ_{k−1}"; }
-    const Eigen::VectorXd &epsilon() const override { return mEpsilon; }
-    std::vector<std::string> assumptions() const override;
-    /** Accounts the broadcast of the iteration just done (rounds 0, 1, 2, ... in turn). */
-    void advance();
 
 private:
+    double roundCost(long long k) const override;
+    std::vector<std::string> ownAssumptions() const override;
+
     DpopPrivacySetup mSetup;
-    std::vector<std::string> mNotes;
-    Eigen::VectorXd mEpsilon;
-    long long mRounds = 0;
 };
 
 } // namespace dplab

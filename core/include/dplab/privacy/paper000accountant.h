@@ -12,11 +12,11 @@
 // paper's c_C = min_i |C_ii|, c_R = min_i |R_ii| of its Laplacian-like matrices — in terms of the
 // stochastic matrices DPLab uses, c_C = min_i (1 − C_ii), c_R = min_i (1 − R_ii):
 //
-//   FiniteT  (Theorem 3-1, spec §3.5 option A; eqs. (15)–(18)):
+//   FiniteT  (Theorem 3-1; eqs. (15)–(18); privacy.accountant "finite-t"):
 //       ϱ_{t+1,s} = (1 − c_C) ϱ_{t,s} + 2 c_l λ_t
 //       ϱ_{t+1,θ} = (1 − c_R) ϱ_{t,θ} + κ^i_t (ϱ_{t+1,s} + ϱ_{t,s})
 //     Valid for every T but grows without bound (≈ T^{1+ς−v}).
-//   Iterated (Theorem 3-2's inequalities iterated numerically, spec §3.5 option C; eq. (19)):
+//   Iterated (Theorem 3-2's inequalities iterated numerically; eq. (19); "iterated"):
 //       Δ_{t+1,s} = min{ (1 − c_C)Δ_{t,s} + 2 c_l λ_t ,
 //                        (1 − c_C)Δ_{t,s} + √n L (t/(t+1)) λ_t Δ_{t,θ} + 2 c_l λ_t/(t+1) }
 //       Δ_{t+1,θ} = (1 − c_R) Δ_{t,θ} + κ^i_t (Δ_{t+1,s} + Δ_{t,s})
@@ -53,8 +53,8 @@ namespace dplab {
 
 /** Which of the two bounds an accountant's epsilon() reports (both are always computed). */
 enum class Paper000Bound {
-    FiniteT, ///< Theorem 3-1, literal (spec §3.5 option A); grows without bound
-    Iterated ///< iterated min of the crude and Lipschitz sensitivity bounds (option C); saturates
+    FiniteT, ///< Theorem 3-1, literal; grows without bound (docs/paper000.md)
+    Iterated ///< iterated min of the crude and Lipschitz sensitivity bounds; saturates
 };
 
 /** "finite-t" / "iterated" (the JSON values of ldp-gt's privacy.accountant). */

@@ -22,16 +22,25 @@
 
 namespace dplab {
 
-/** What a stream is used for; part of the stream key so that purposes never share numbers. */
+/** What a stream is used for; its value is part of the stream key, so that purposes of
+ *  different value never share numbers. */
 enum class RngPurpose : std::uint64_t {
-    Init = 1,       ///< random initial decisions
-    NoiseX = 2,     ///< DP noise on the primal / decision message
-    NoiseY = 3,     ///< DP noise on the tracker / dual message
-    NoiseZ = 4,     ///< a third noisy message, where an algorithm has one
-    Compressor = 5, ///< randomness inside a compressor (dither, rand-k)
-    Data = 6,       ///< synthetic data and splits
-    Graph = 7,      ///< random graph generators
-    Stream = 8,     ///< online data streams (order of samples)
+    Init = 1, ///< random initial decisions
+    // DP noise, named by the role of what it perturbs. Names of equal value are one stream: a
+    // channel with the same role draws the same numbers in every algorithm, so that algorithms
+    // compared with each other run under common random numbers (LDP-GT's tracker s and
+    // push-pull's y; PPDC's dual v and PGTC's tracker y). One algorithm never uses two names of
+    // equal value (docs/extending.md, "Noise").
+    DecisionNoise = 2,     ///< the decision's message (x, θ, h)
+    TreeNoise = 2,         ///< paper 002's tree-aggregation noise (no noisy decision is sent)
+    TrackerNoise = 3,      ///< the gradient tracker's message (y, s)
+    DualNoise = 3,         ///< PPDC's dual v (never sent)
+    BlockSumNoise = 3,     ///< paper 002's broadcast block sums d
+    ThirdMessageNoise = 4, ///< a third noisy message, where an algorithm has one
+    Compressor = 5,        ///< randomness inside a compressor (dither, rand-k)
+    Data = 6,              ///< synthetic data and splits
+    Graph = 7,             ///< random graph generators
+    Stream = 8,            ///< online data streams (order of samples)
     Other = 9
 };
 
