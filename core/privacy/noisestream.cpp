@@ -7,6 +7,9 @@
 // numbers are the same on every machine and vector width.
 #include "dplab/privacy/rng.h"
 
+#include "dplab/common/simd.h"
+#include "dplab/privacy/noisekernels.h"
+
 #include <bit>
 #include <cmath>
 #include <algorithm>
@@ -20,30 +23,30 @@ namespace {
 constexpr std::uint64_t Gamma = 0x9e3779b97f4a7c15ULL;
 constexpr std::uint64_t BlockConstant = 0x632be59bd9b4e019ULL;
 
-inline std::uint64_t mix(std::uint64_t z)
+[[gnu::always_inline]] inline std::uint64_t mix(std::uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
 }
 
-inline std::uint64_t blockState(std::uint64_t key, std::uint64_t t)
+[[gnu::always_inline]] inline std::uint64_t blockState(std::uint64_t key, std::uint64_t t)
 {
     return mix(key ^ (t * Gamma + BlockConstant));
 }
 
-inline double fromBits(std::uint64_t u)
+[[gnu::always_inline]] inline double fromBits(std::uint64_t u)
 {
     return std::bit_cast<double>(u);
 }
 
-inline std::uint64_t toBits(double x)
+[[gnu::always_inline]] inline std::uint64_t toBits(double x)
 {
     return std::bit_cast<std::uint64_t>(x);
 }
 
 /** (⌊r / 2^12⌋ + ½)·2^-52: [1, 2) from the top 52 bits, minus (1 − 2^-53) — exact (Sterbenz). */
-inline double openUniform(std::uint64_t r)
+[[gnu::always_inline]] inline double openUniform(std::uint64_t r)
 {
     return fromBits((r >> 12) | 0x3ff0000000000000ULL) - (1.0 - 0x1.0p-53);
 }
@@ -61,7 +64,7 @@ constexpr double Lg7 = 1.479819860511658591e-01;
 
 /** ln x for positive normal x: x = 2^k m, m ∈ [√½, √2), ln x = k ln 2 + ln m with fdlibm's
  *  polynomial for ln m = 2 atanh(f / (2 + f)), f = m − 1. */
-inline double logKernel(double x)
+[[gnu::always_inline]] inline double logKernel(double x)
 {
     const std::uint64_t bits = toBits(x);
     // fdlibm's normalisation without branches: i = 2^52 when the mantissa is above ≈ √2, then
@@ -96,7 +99,7 @@ constexpr double C4 = -2.75573143513906633035e-07;
 constexpr double C5 = 2.08757232129817482790e-09;
 constexpr double C6 = -1.13596475577881948265e-11;
 
-inline double sinKernel(double x)
+[[gnu::always_inline]] inline double sinKernel(double x)
 {
     const double z = x * x;
     const double v = z * x;
@@ -104,7 +107,7 @@ inline double sinKernel(double x)
     return x + v * (S1 + z * r);
 }
 
-inline double cosKernel(double x)
+[[gnu::always_inline]] inline double cosKernel(double x)
 {
     const double z = x * x;
     const double r = z * (C1 + z * (C2 + z * (C3 + z * (C4 + z * (C5 + z * C6)))));
@@ -139,29 +142,17 @@ void NoiseStream::raw(std::uint64_t t, std::uint64_t *out, std::size_t size) con
 
 namespace {
 
-/** The raw words r_j, j < size, of block t: the integer pass (64-bit multiplies, which SSE2/AVX2
- *  cannot vectorise), kept apart from the floating-point pass, which the compiler vectorises. */
-std::uint64_t *rawWords(std::uint64_t key, std::uint64_t t, std::size_t size)
+/** The raw words r_j, j < size, of block t: the integer pass (64-bit multiplies), kept apart from
+ *  the floating-point pass, which the compiler vectorises. */
+[[gnu::always_inline]] inline void fillRaw(std::uint64_t key, std::uint64_t t, std::uint64_t *raw, std::size_t size)
 {
-    thread_local std::vector<std::uint64_t> buffer;
-    if (buffer.size() < size)
-        buffer.resize(std::max<std::size_t>(size, 2 * buffer.size()));
     const std::uint64_t base = blockState(key, t);
-    std::uint64_t *raw = buffer.data();
     for (std::size_t j = 0; j < size; ++j)
         raw[j] = mix(base + (j + 1) * Gamma);
-    return raw;
 }
 
-} // namespace
-
-void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t size) const
+[[gnu::always_inline]] inline void laplaceBody(const std::uint64_t *raw, double b, double *out, std::size_t size)
 {
-    if (b == 0.0) {
-        std::memset(out, 0, size * sizeof(double));
-        return;
-    }
-    const std::uint64_t *raw = rawWords(mKey, t, size);
     for (std::size_t e = 0; e < size; ++e) {
         const std::uint64_t r = raw[e];
         const double magnitude = b * -logKernel(openUniform(r)); // > 0: v < 1
@@ -169,16 +160,10 @@ void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t si
     }
 }
 
-void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size_t size) const
+[[gnu::always_inline]] inline void gaussianBody(const std::uint64_t *raw, double sigma, double *out, std::size_t size)
 {
-    if (sigma == 0.0) {
-        std::memset(out, 0, size * sizeof(double));
-        return;
-    }
-    const std::size_t pairs = (size + 1) / 2;
-    const std::uint64_t *raw = rawWords(mKey, t, 2 * pairs);
     constexpr double HalfPi = 1.57079632679489661923;
-    auto pair = [&](std::size_t j, double &even, double &odd) {
+    auto pair = [&](std::size_t j, double &even, double &odd) __attribute__((always_inline)) {
         const std::uint64_t r1 = raw[2 * j];
         const std::uint64_t r2 = raw[2 * j + 1];
         const double radius = sigma * std::sqrt(-2.0 * logKernel(openUniform(r1)));
@@ -204,6 +189,93 @@ void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size
         double unused;
         pair(full, out[size - 1], unused);
     }
+}
+
+// One source, two compilations, chosen at run time by CPU (dplab/common/simd.h): every operation
+// above is a correctly rounded IEEE operation or an integer one, element by element, and this
+// file is compiled without FMA contraction, so the SSE2 and the AVX2 versions give the same bits
+// (tests/core/noise_test.cpp compares them).
+void fillRawSse2(std::uint64_t key, std::uint64_t t, std::uint64_t *raw, std::size_t size)
+{
+    fillRaw(key, t, raw, size);
+}
+void laplaceSse2(const std::uint64_t *raw, double b, double *out, std::size_t size)
+{
+    laplaceBody(raw, b, out, size);
+}
+void gaussianSse2(const std::uint64_t *raw, double sigma, double *out, std::size_t size)
+{
+    gaussianBody(raw, sigma, out, size);
+}
+__attribute__((target("avx2"))) void fillRawAvx2(std::uint64_t key, std::uint64_t t, std::uint64_t *raw, std::size_t size)
+{
+    fillRaw(key, t, raw, size);
+}
+__attribute__((target("avx2"))) void laplaceAvx2(const std::uint64_t *raw, double b, double *out, std::size_t size)
+{
+    laplaceBody(raw, b, out, size);
+}
+__attribute__((target("avx2"))) void gaussianAvx2(const std::uint64_t *raw, double sigma, double *out, std::size_t size)
+{
+    gaussianBody(raw, sigma, out, size);
+}
+
+std::uint64_t *rawWords(std::uint64_t key, std::uint64_t t, std::size_t size, bool avx2)
+{
+    thread_local std::vector<std::uint64_t> buffer;
+    if (buffer.size() < size)
+        buffer.resize(std::max<std::size_t>(size, 2 * buffer.size()));
+    std::uint64_t *raw = buffer.data();
+    if (avx2)
+        fillRawAvx2(key, t, raw, size);
+    else
+        fillRawSse2(key, t, raw, size);
+    return raw;
+}
+
+bool useAvx2(simd::Isa isa)
+{
+    return isa == simd::Isa::Avx2 && simd::cpuHasAvx2();
+}
+
+} // namespace
+
+void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t size) const
+{
+    noiseLaplace(mKey, t, b, out, size, simd::activeIsa());
+}
+
+void noiseLaplace(std::uint64_t mKey, std::uint64_t t, double b, double *out, std::size_t size, simd::Isa isa)
+{
+    if (b == 0.0) {
+        std::memset(out, 0, size * sizeof(double));
+        return;
+    }
+    const bool avx2 = useAvx2(isa);
+    const std::uint64_t *raw = rawWords(mKey, t, size, avx2);
+    if (avx2)
+        laplaceAvx2(raw, b, out, size);
+    else
+        laplaceSse2(raw, b, out, size);
+}
+
+void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size_t size) const
+{
+    noiseGaussian(mKey, t, sigma, out, size, simd::activeIsa());
+}
+
+void noiseGaussian(std::uint64_t mKey, std::uint64_t t, double sigma, double *out, std::size_t size, simd::Isa isa)
+{
+    if (sigma == 0.0) {
+        std::memset(out, 0, size * sizeof(double));
+        return;
+    }
+    const bool avx2 = useAvx2(isa);
+    const std::uint64_t *raw = rawWords(mKey, t, 2 * ((size + 1) / 2), avx2);
+    if (avx2)
+        gaussianAvx2(raw, sigma, out, size);
+    else
+        gaussianSse2(raw, sigma, out, size);
 }
 
 } // namespace dplab

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/objectives.h"
-#include "problem/vectormath.h"
+
+#include "dplab/problem/kernels.h"
 
 #include "dplab/common/decomposition.h"
 
@@ -405,38 +406,19 @@ LogisticProblem::LogisticProblem(const std::vector<Dataset> &agents, double lamb
     mLocalL += lambda;
 }
 
-namespace {
-
-/** For the margins m = y∘z of one block (z holds X x on entry): u ← −m, s ← σ(u) = σ(−m),
- *  e ← e^{−|m|}; returns Σ log(1 + e^{−m}) = Σ max(u, 0) + log1p(e) when wantLoss (else 0).
- *  Whole blocks at a time (problem/vectormath.h: Eigen packets on AVX2 builds, libm otherwise). */
-template <typename Z, typename Y, typename S, typename E>
-double logisticTerms(Z &&u, const Y &y, S &&s, E &&e, bool wantLoss)
-{
-    u.array() = -(y.array() * u.array());
-    vectormath::sigmoid(u.array(), s.array(), e.array());
-    if (!wantLoss)
-        return 0.0;
-    vectormath::log1pInPlace(e.array());
-    return (u.array().max(0.0) + e.array()).sum();
-}
-
-} // namespace
-
 void LogisticProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
                              Eigen::Ref<Eigen::VectorXd> out, long long) const
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.size() == agentCount());
-    thread_local Eigen::VectorXd xBuffer, zBuffer, sBuffer, eBuffer;
+    thread_local Eigen::VectorXd xBuffer;
     auto xi = scratch(xBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
-        auto z = scratch(zBuffer, mData.count(i));
-        auto s = scratch(sBuffer, mData.count(i));
-        auto e = scratch(eBuffer, mData.count(i));
         xi = X.row(i).transpose();
-        z.noalias() = mData.features(i) * xi;
-        const double loss = logisticTerms(z, mData.labels(i), s, e, true);
-        out(i) = loss / static_cast<double>(mData.count(i)) + 0.5 * mLambda * X.row(i).squaredNorm();
+        const Eigen::Index first = mData.offsets[i];
+        const kernels::LogisticPass pass = kernels::logisticPass(
+            mData.X.row(first).data(), mData.y.data() + first, mData.count(i), dimension(), xi.data(),
+            0.0, nullptr, true, false);
+        out(i) = pass.loss / static_cast<double>(mData.count(i)) + 0.5 * mLambda * X.row(i).squaredNorm();
     }
 }
 
@@ -445,56 +427,44 @@ void LogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.rows() == X.rows()
            && out.cols() == X.cols());
-    thread_local Eigen::VectorXd xBuffer, gBuffer, zBuffer, sBuffer, eBuffer;
+    thread_local Eigen::VectorXd xBuffer, gBuffer;
     auto xi = scratch(xBuffer, dimension());
     auto g = scratch(gBuffer, dimension());
     for (int i = 0; i < agentCount(); ++i) {
-        auto z = scratch(zBuffer, mData.count(i));
-        auto s = scratch(sBuffer, mData.count(i));
-        auto e = scratch(eBuffer, mData.count(i));
-        const auto labels = mData.labels(i);
-        const double invM = 1.0 / static_cast<double>(mData.count(i));
-        // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx: two matrix-vector products over agent i's
-        // contiguous rows, the sigmoid vectorised between them.
+        // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx: one fused pass over agent i's contiguous rows
+        // (margins, weights and the sum while each group of rows is in cache; problem/kernels.h).
         xi = X.row(i).transpose();
-        z.noalias() = mData.features(i) * xi;
-        logisticTerms(z, labels, s, e, false);
-        z.array() = -(labels.array() * s.array()) * invM;
-        g.noalias() = mData.features(i).transpose() * z;
+        g.setZero();
+        const Eigen::Index first = mData.offsets[i];
+        kernels::logisticPass(mData.X.row(first).data(), mData.y.data() + first, mData.count(i),
+                              dimension(), xi.data(), 1.0 / static_cast<double>(mData.count(i)),
+                              g.data(), false, false);
         out.row(i) = g.transpose() + mLambda * X.row(i);
     }
 }
 
 double LogisticProblem::globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *grad, Eigen::Index *correct) const
 {
-    thread_local Eigen::VectorXd zBuffer;
-    auto z = scratch(zBuffer, mData.X.rows());
-    z.noalias() = mData.X * x; // every margin once
-    if (correct) {
-        Eigen::Index right = 0;
-        for (Eigen::Index k = 0; k < z.size(); ++k)
-            right += (z[k] >= 0.0 ? 1.0 : -1.0) == mData.y[k];
-        *correct = right;
-    }
+    // One fused pass over all n·m samples (problem/kernels.h): F(x), ∇F(x) and the training
+    // accuracy together, agent by agent (each agent's loss is its own mean).
     const int n = agentCount();
-    thread_local Eigen::VectorXd sBuffer, eBuffer;
+    if (grad)
+        grad->setZero(x.size());
     double value = 0.0;
+    Eigen::Index right = 0;
     for (int i = 0; i < n; ++i) {
         const Eigen::Index first = mData.offsets[i];
-        const Eigen::Index count = mData.count(i);
-        const auto m = static_cast<double>(count);
-        auto zi = z.segment(first, count);
-        const auto y = mData.y.segment(first, count);
-        auto s = scratch(sBuffer, count);
-        auto e = scratch(eBuffer, count);
-        const double loss = logisticTerms(zi, y, s, e, true);
-        zi.array() = -(y.array() * s.array()) / (n * m);
-        value += loss / m;
+        const auto m = static_cast<double>(mData.count(i));
+        const kernels::LogisticPass pass = kernels::logisticPass(
+            mData.X.row(first).data(), mData.y.data() + first, mData.count(i), dimension(), x.data(),
+            1.0 / (n * m), grad ? grad->data() : nullptr, true, correct != nullptr);
+        value += pass.loss / m;
+        right += pass.correct;
     }
-    if (grad) {
-        grad->noalias() = mData.X.transpose() * z;
+    if (correct)
+        *correct = right;
+    if (grad)
         *grad += mLambda * x;
-    }
     return value / n + 0.5 * mLambda * x.squaredNorm();
 }
 

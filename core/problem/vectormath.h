@@ -1,52 +1,30 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Elementwise logistic functions shared by the logistic objectives (core/problem), on whole
-// blocks so that they vectorise where that pays. Eigen 3.4 vectorises exp and log for doubles but
-// not log1p or select; measured on the development machine, Eigen's packet exp costs 2.5 ns with
-// AVX2 and 7.9 ns with SSE2 against libm's 9.6–11 ns, and on diverging runs (margins of
-// thousands, results near the subnormal range) the SSE2 version was slower than libm. So the
-// AVX2 build (DPLAB_NATIVE=ON on such a machine) uses Eigen's packets and the portable build
-// libm, element by element. Nothing overflows: only e^{−|z|} ∈ (0, 1] is ever formed.
+// blocks. e^{−|z|} and log1p come from the dispatched kernels (dplab/problem/kernels.h: fdlibm's
+// polynomials written with basic operations, SSE2 or AVX2 by CPU, the same bits either way and in
+// the -DDPLAB_NATIVE=ON build), about 1–2 ns an element with AVX2 against libm's 10 ns.
+// Nothing overflows: only e^{−|z|} ∈ (0, 1] is ever formed.
 //
 // Threading: pure functions.
 #pragma once
 
+#include "dplab/problem/kernels.h"
+
 #include <Eigen/Core>
 
-#include <cmath>
-
 namespace dplab::vectormath {
-
-/** log1p(e) for e ∈ [0, 1]: with u = fl(1 + e), log(u) + (e − (u − 1))/u is log1p(e) to about an
- *  ulp (u − 1 is exact for u ∈ [1, 2], and the second term corrects the rounding of 1 + e); for
- *  e below half an ulp of 1 it gives 0 + e/1 = e. */
-template <typename Array>
-auto log1pSmall(const Array &e)
-{
-    const auto u = 1.0 + e;
-    return u.log() + (e - (u - 1.0)) / u;
-}
 
 /** e ← e^{−|z|} (e must not alias z). */
 inline void expMinusAbs(const Eigen::Ref<const Eigen::ArrayXd> &z, Eigen::Ref<Eigen::ArrayXd> e)
 {
-#if defined(__AVX2__)
-    e = (-z.abs()).exp();
-#else
-    for (Eigen::Index k = 0; k < z.size(); ++k)
-        e[k] = std::exp(-std::abs(z[k]));
-#endif
+    kernels::expMinusAbs(z.data(), e.data(), z.size());
 }
 
 /** e ← log1p(e) for e ∈ [0, 1]. */
 inline void log1pInPlace(Eigen::Ref<Eigen::ArrayXd> e)
 {
-#if defined(__AVX2__)
-    e = log1pSmall(e);
-#else
-    for (Eigen::Index k = 0; k < e.size(); ++k)
-        e[k] = std::log1p(e[k]);
-#endif
+    kernels::log1pUnitInPlace(e.data(), e.size());
 }
 
 /** s ← σ(z) = 1/(1 + e^{−z}) and e ← e^{−|z|}, elementwise (s and e must not alias z):

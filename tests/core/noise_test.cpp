@@ -6,6 +6,7 @@
 #include "dplab/algo/mixing.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
+#include "dplab/privacy/noisekernels.h"
 #include "dplab/privacy/rng.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <vector>
 
@@ -251,6 +253,24 @@ TEST(NoiseStream, RunnerNoiseDoesNotDependOnThreadCount)
             reference = values;
         else
             EXPECT_EQ(values, reference) << threads << " threads";
+    }
+}
+
+TEST(NoiseStream, Sse2AndAvx2TransformsGiveIdenticalBytes)
+{
+    if (!simd::cpuHasAvx2())
+        GTEST_SKIP() << "this CPU has no AVX2: only the SSE2 version can run here";
+    const NoiseStream noise = NoiseStream::stream(2026, 1, 2, 5, RngPurpose::NoiseX);
+    for (std::size_t size : {1u, 2u, 3u, 7u, 64u, 1001u}) {
+        for (std::uint64_t t : {0ull, 1ull, 123456789ull}) {
+            std::vector<double> a(size), b(size);
+            noiseLaplace(noise.key(), t, 0.7, a.data(), size, simd::Isa::Sse2);
+            noiseLaplace(noise.key(), t, 0.7, b.data(), size, simd::Isa::Avx2);
+            ASSERT_EQ(std::memcmp(a.data(), b.data(), size * sizeof(double)), 0) << "laplace, size " << size << ", t " << t;
+            noiseGaussian(noise.key(), t, 1.3, a.data(), size, simd::Isa::Sse2);
+            noiseGaussian(noise.key(), t, 1.3, b.data(), size, simd::Isa::Avx2);
+            ASSERT_EQ(std::memcmp(a.data(), b.data(), size * sizeof(double)), 0) << "gaussian, size " << size << ", t " << t;
+        }
     }
 }
 

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Four-lane double vectors (GCC vector extensions) and the elementwise functions the hot kernels
+// need (e^x for x ≤ 0, ln x, log1p on [0, 1]), written with +, −, ×, ÷ and bit operations only.
+// Every lane is an independent sequence of correctly rounded IEEE operations, so a function
+// compiled for SSE2 (the vector split into two 128-bit halves) and for AVX2 (one 256-bit register)
+// gives the same bits, provided the file is compiled without FMA contraction
+// (-ffp-contract=off: core/CMakeLists.txt) — which is what lets the kernels choose the
+// instruction set at run time by CPU and still give the same numbers on every x86-64 machine
+// (README "Determinism"). Accuracy: about one ulp (fdlibm's e_exp.c and e_log.c polynomials).
+//
+// Every function here is always_inline: a caller compiled with __attribute__((target("avx2")))
+// gets the AVX2 instructions, a default caller the SSE2 ones, from the same source.
+//
+// Threading: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+namespace dplab::simd {
+
+/** The instruction sets the dispatched kernels are compiled for. */
+enum class Isa { Sse2, Avx2 };
+
+/** True when this CPU (and its OS) can run the AVX2 versions. */
+bool cpuHasAvx2();
+
+/** The version the dispatched kernels use: AVX2 when the CPU has it, unless the environment
+ *  variable DPLAB_KERNELS=sse2 forces SSE2 (for benchmarks: it cannot change a result). Computed
+ *  once, thread-safely. */
+Isa activeIsa();
+
+typedef double V4d __attribute__((vector_size(32), aligned(8)));
+typedef std::uint64_t V4u __attribute__((vector_size(32), aligned(8)));
+typedef std::int64_t V4i __attribute__((vector_size(32), aligned(8)));
+
+#define DPLAB_SIMD_INLINE inline __attribute__((always_inline))
+
+DPLAB_SIMD_INLINE V4d load(const double *p)
+{
+    V4d v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+
+DPLAB_SIMD_INLINE void store(double *p, V4d v)
+{
+    std::memcpy(p, &v, sizeof v);
+}
+
+DPLAB_SIMD_INLINE V4d splat(double x)
+{
+    return V4d{x, x, x, x};
+}
+
+DPLAB_SIMD_INLINE V4u bits(V4d x)
+{
+    return reinterpret_cast<V4u>(x);
+}
+
+DPLAB_SIMD_INLINE V4d fromBits(V4u u)
+{
+    return reinterpret_cast<V4d>(u);
+}
+
+DPLAB_SIMD_INLINE V4d abs(V4d x)
+{
+    return fromBits(bits(x) & 0x7fffffffffffffffULL);
+}
+
+/** e^x for x ≤ 0 (NaN stays NaN; below −746 the result is 0), fdlibm's e_exp.c: x = k ln2 + r,
+ *  |r| ≤ ln2/2, k by rounding to nearest (the 1.5·2^52 trick, exact), e^r by its rational
+ *  approximation, then 2^k applied as two powers of two so that subnormal results are rounded once
+ *  and correctly. */
+DPLAB_SIMD_INLINE V4d expNonPositive(V4d x)
+{
+    constexpr double Ln2Hi = 6.93147180369123816490e-01;
+    constexpr double Ln2Lo = 1.90821492927058770002e-10;
+    constexpr double InvLn2 = 1.44269504088896338700e+00;
+    constexpr double P1 = 1.66666666666666019037e-01;
+    constexpr double P2 = -2.77777777770155933842e-03;
+    constexpr double P3 = 6.61375632143793436117e-05;
+    constexpr double P4 = -1.65339022054652515390e-06;
+    constexpr double P5 = 4.13813679705723846039e-08;
+    constexpr double Shift = 6755399441055744.0; // 1.5·2^52
+    x = x < -746.0 ? splat(-746.0) : x;          // NaN compares false and stays
+    const V4d t = x * InvLn2 + Shift;
+    const V4d kd = t - Shift;
+    const V4i k = reinterpret_cast<V4i>(bits(t) - bits(splat(Shift)));
+    const V4d hi = x - kd * Ln2Hi; // exact: Ln2Hi has 32 trailing zero bits, |k| ≤ 1077
+    const V4d lo = kd * Ln2Lo;
+    const V4d r = hi - lo;
+    const V4d rr = r * r;
+    const V4d c = r - rr * (P1 + rr * (P2 + rr * (P3 + rr * (P4 + rr * P5))));
+    const V4d y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    const V4i k1 = k >> 1; // arithmetic shift: both halves ≥ −539, normal powers of two
+    const V4i k2 = k - k1;
+    const V4d s1 = fromBits(reinterpret_cast<V4u>((k1 + 1023) << 52));
+    const V4d s2 = fromBits(reinterpret_cast<V4u>((k2 + 1023) << 52));
+    return (y * s1) * s2;
+}
+
+/** ln x for positive normal x (fdlibm's e_log.c without its branches: x = 2^k m,
+ *  m ∈ [√½, √2), ln x = k ln2 + 2 atanh(f/(2 + f)), f = m − 1). The same arithmetic as the noise
+ *  transform's logarithm (privacy/noisestream.cpp), lane by lane. */
+DPLAB_SIMD_INLINE V4d logPositive(V4d x)
+{
+    constexpr double Ln2Hi = 6.93147180369123816490e-01;
+    constexpr double Ln2Lo = 1.90821492927058770002e-10;
+    constexpr double Lg1 = 6.666666666666735130e-01;
+    constexpr double Lg2 = 3.999999999940941908e-01;
+    constexpr double Lg3 = 2.857142874366239149e-01;
+    constexpr double Lg4 = 2.222219843214978396e-01;
+    constexpr double Lg5 = 1.818357216161805012e-01;
+    constexpr double Lg6 = 1.531383769920937332e-01;
+    constexpr double Lg7 = 1.479819860511658591e-01;
+    const V4u b = bits(x);
+    const V4u mantissa = b & 0x000fffffffffffffULL;
+    const V4u i = (mantissa + 0x00095f6400000000ULL) & 0x0010000000000000ULL;
+    const V4d m = fromBits(mantissa | (i ^ 0x3ff0000000000000ULL));
+    const V4d k = fromBits(0x4330000000000000ULL | ((b >> 52) + (i >> 52))) - (4503599627370496.0 + 1023.0);
+    const V4d f = m - 1.0;
+    const V4d s = f / (2.0 + f);
+    const V4d z = s * s;
+    const V4d w = z * z;
+    const V4d t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
+    const V4d t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
+    const V4d R = t2 + t1;
+    const V4d hfsq = 0.5 * f * f;
+    return k * Ln2Hi - ((hfsq - (s * (hfsq + R) + k * Ln2Lo)) - f);
+}
+
+/** log1p(e) for e ∈ [0, 1]: with u = fl(1 + e), ln u + (e − (u − 1))/u (u − 1 is exact; the
+ *  second term corrects the rounding of 1 + e). */
+DPLAB_SIMD_INLINE V4d log1pUnit(V4d e)
+{
+    const V4d u = 1.0 + e;
+    return logPositive(u) + (e - (u - 1.0)) / u;
+}
+
+/** Σ of the four lanes in a fixed order: (v0 + v1) + (v2 + v3). */
+DPLAB_SIMD_INLINE double sum(V4d v)
+{
+    return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+} // namespace dplab::simd
+
+#pragma GCC diagnostic pop
