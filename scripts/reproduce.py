@@ -747,8 +747,8 @@ def render_document(text, results):
         digits = int(m.group(4)) if m.group(4) else 3
         if isinstance(value, str):
             text = value
-        elif m.group(3).endswith("wilcoxon_p"):
-            text = pvalue(value)
+        elif m.group(3).endswith("wilcoxon_p"):  # written after "p": "p = 0.031", "p < 1e-4"
+            text = pvalue(value) if pvalue(value).startswith("<") else "= " + pvalue(value)
         else:
             text = sig(value, digits)
         return m.group(1) + text + m.group(6)
