@@ -7,6 +7,7 @@
 #include "dplab/graph/analysis.h"
 #include "dplab/graph/generators.h"
 #include "dplab/graph/weights.h"
+#include "dplab/problem/paper003problems.h"
 
 #include <cmath>
 #include <set>
@@ -210,13 +211,22 @@ Status buildRunWeights(const Graph &graph, const Json &spec, const std::string &
     return {};
 }
 
+/** Each agent's own target, row i = argmin f_i, where the problem defines it from its data
+ *  (rendezvous: a_i); nullopt otherwise. An init {"type": "targets"} starts there. */
+std::optional<Eigen::MatrixXd> agentTargets(const Problem &problem)
+{
+    if (const auto *rendezvous = dynamic_cast<const RendezvousProblem *>(&problem))
+        return rendezvous->points();
+    return std::nullopt;
+}
+
 Result<Json> parseInit(const Json &init, const std::string &path, int n, int d)
 {
     if (init.is_null())
         return Json{{"type", "zeros"}};
     if (!init.is_object())
         return Error::invalid(path, "must be an object: {\"type\": \"zeros\"}, {\"type\": \"random\", "
-                                    "\"scale\": 1} or {\"x\": [[...], ...]}");
+                                    "\"scale\": 1}, {\"type\": \"targets\"} or {\"x\": [[...], ...]}");
     if (init.contains("x")) {
         if (auto s = checkKeys(init, {"x"}, path); !s)
             return s.error();
@@ -241,8 +251,13 @@ Result<Json> parseInit(const Json &init, const std::string &path, int n, int d)
         return type.error();
     if (*type == "zeros")
         return Json{{"type", "zeros"}};
+    if (*type == "targets") {
+        if (init.contains("scale"))
+            return Error::invalid(joinPath(path, "scale"), "is only for {\"type\": \"random\"}");
+        return Json{{"type", "targets"}};
+    }
     if (*type != "random")
-        return Error::invalid(joinPath(path, "type"), "must be zeros or random, got \"" + *type + "\"");
+        return Error::invalid(joinPath(path, "type"), "must be zeros, random or targets, got \"" + *type + "\"");
     double scale = 1.0;
     if (init.contains("scale")) {
         const Json &s = init.at("scale");
@@ -799,9 +814,14 @@ Status buildExperiment(Experiment &e, DataCache &cache)
     if (e.problemSpec.dimension >= 0 && e.problemSpec.dimension != d)
         return Error::internal("problem", "the built problem has dimension " + std::to_string(d)
                                               + ", its specification " + std::to_string(e.problemSpec.dimension));
-    // What only the data decide: the shape of explicit initial decisions.
+    // What only the data decide: the shape of explicit initial decisions, and whether the
+    // problem has the per-agent targets an init {"type": "targets"} starts from.
     for (std::size_t r = 0; r < e.runs.size(); ++r) {
         const Json &init = e.runs[r].init;
+        if (init.value("type", "") == "targets" && !agentTargets(**problem))
+            return Error::invalid(joinPath(joinPath(indexPath("runs", r), "init"), "type"),
+                                  "\"targets\" needs a problem with per-agent targets a_i (rendezvous); \""
+                                      + (*problem)->id() + "\" has none");
         if (!init.contains("x"))
             continue;
         for (std::size_t i = 0; i < init.at("x").size(); ++i)
@@ -881,12 +901,18 @@ RunContext makeRunContext(const Experiment &e, int run, int repetition)
     ctx.noise = {e.seed, e.commonRandomNumbers ? 0u : static_cast<std::uint64_t>(run),
                  static_cast<std::uint64_t>(repetition)};
     ctx.x0 = initialDecisions(spec, e.graph.nodeCount(), e.problem->dimension(), ctx.noise);
+    if (spec.init.value("type", "") == "targets")
+        if (auto targets = agentTargets(*e.problem); targets && targets->rows() == ctx.x0.rows()
+                                                     && targets->cols() == ctx.x0.cols())
+            ctx.x0 = *targets; // buildExperiment checked that the problem has them
+
     ctx.horizon = e.iterations;
     return ctx;
 }
 
 Eigen::MatrixXd initialDecisions(const RunSpec &run, int n, int d, const NoiseSource &noise)
 {
+    // {"type": "targets"} is filled in by makeRunContext, which has the built problem.
     Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, d);
     if (run.init.contains("x")) {
         for (int i = 0; i < n; ++i)

@@ -74,6 +74,9 @@ RunEditorWidget::RunEditorWidget(ExperimentDocument *document, QWidget *parent)
     mInit = new QComboBox(this);
     mInit->addItem(tr("zeros"), QStringLiteral("zeros"));
     mInit->addItem(tr("random (Gaussian × scale)"), QStringLiteral("random"));
+    mInit->addItem(tr("each agent's own target a_i"), QStringLiteral("targets"));
+    mInit->setItemData(2, tr("Starts agent i at the minimiser a_i of its own f_i (rendezvous); follows the seed"),
+                       Qt::ToolTipRole);
     mInit->addItem(tr("given in the file"), QStringLiteral("x"));
     mInitScale = new QDoubleSpinBox(this);
     mInitScale->setRange(0, 1e6);
@@ -245,7 +248,7 @@ void RunEditorWidget::refresh()
         const QSignalBlocker blocker(mInit);
         mInit->setCurrentIndex(std::max(0, mInit->findData(initType)));
         if (auto *m = qobject_cast<QStandardItemModel *>(mInit->model()))
-            m->item(2)->setEnabled(initType == QLatin1String("x"));
+            m->item(mInit->findData(QStringLiteral("x")))->setEnabled(initType == QLatin1String("x"));
     }
     {
         const QSignalBlocker blocker(mInitScale);

@@ -1,0 +1,975 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Re-runs every documented number of DPLab's paper reproductions and writes the results file.
+
+    scripts/reproduce.py [--only CLAIM[,CLAIM…]] [--quick] [--cli PATH] [--threads K]
+    scripts/reproduce.py --check-docs          # documents against the committed results file
+    scripts/reproduce.py --write-docs          # rewrite the documents' generated parts from it
+    scripts/reproduce.py --list                # the claims, their commands and verdict rules
+
+One source of truth: each claim below names its command (a preset run, a derived experiment, a
+`tune`), the quantity it extracts, its repetitions and its verdict rule. A full run re-runs every
+claim through `dplab-cli` (`--cli PATH`, else $DPLAB_CLI, else build/app/dplab-cli of this
+checkout), writes docs/results/reproduction.json and rewrites the parts of the documents between
+the markers
+
+    <!-- reproduce:CLAIM begin --> … <!-- reproduce:CLAIM end -->     (a generated table)
+    <!-- r:CLAIM.KEY -->0.0239<!-- /r -->                           (one generated number)
+
+`--check-docs` (the ctest `DocumentedNumbersMatchTheResultsFile`) re-renders those parts from the
+committed results file, runs nothing, and fails naming the document and the place where a number
+differs. `--quick` re-runs the claims marked quick (a few minutes on 2 cores) and compares each
+re-run mean with the committed one: it fails when they differ by more than the committed 95 %
+confidence interval's half-width (so a change of summation order passes, a wrong number does
+not); it writes nothing. Every command runs in a scratch folder; nothing is written into the
+checkout except the results file and the documents (full run, or --write-docs).
+
+Statistics: Monte-Carlo numbers are means over the repetitions (at least 10) with a 95 % Student-t
+interval; an ordering of two runs is decided by a paired comparison over the common seeds
+(repetition k of both runs has the same seed): the Wilcoxon signed-rank test, two-sided, exact up
+to 50 pairs (as `dplab-cli tune --compare`, docs/tuning.md), significant at p < 0.05. Python 3
+standard library only.
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PRESETS = os.path.join(ROOT, "resources", "presets")
+RESULTS = os.path.join(ROOT, "docs", "results", "reproduction.json")
+DOCUMENTS = ["docs/claims.md", "docs/paper000-results.md", "docs/paper001-results.md",
+             "docs/paper002-results.md", "docs/paper003-results.md"]
+FORMAT = "dplab-reproduction"
+
+
+# ---------------------------------------------------------------- statistics
+
+# Two-sided 95 % Student-t quantiles t_{0.975, df}.
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120,
+         17: 2.110, 18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064,
+         25: 2.060, 26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000,
+         120: 1.980}
+
+
+def t975(df):
+    if df in _T975:
+        return _T975[df]
+    if df > 120:
+        return 1.960 + (1.980 - 1.960) * 120.0 / df
+    lo = max(k for k in _T975 if k < df)
+    hi = min(k for k in _T975 if k > df)
+    # linear in 1/df between the tabulated values
+    w = (1.0 / df - 1.0 / hi) / (1.0 / lo - 1.0 / hi)
+    return _T975[hi] + w * (_T975[lo] - _T975[hi])
+
+
+def summarize(values):
+    """Mean, std (n − 1) and the 95 % t-interval of the mean of the finite values."""
+    xs = [v for v in values if v is not None and math.isfinite(v)]
+    n = len(xs)
+    if n == 0:
+        return {"n": 0, "mean": None, "std": None, "half": None, "ci_low": None, "ci_high": None}
+    mean = math.fsum(xs) / n
+    std = math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    half = t975(n - 1) * std / math.sqrt(n) if n > 1 else None
+    return {"n": n, "mean": mean, "std": std, "half": half,
+            "ci_low": mean - half if half is not None else None,
+            "ci_high": mean + half if half is not None else None}
+
+
+def wilcoxon_p(diffs):
+    """Two-sided p of the Wilcoxon signed-rank test (zeros dropped, mid-ranks for ties): exact
+    over all sign patterns up to 50 differences, normal with the tie correction beyond."""
+    d = [x for x in diffs if x != 0.0]
+    n = len(d)
+    if n == 0:
+        return 1.0
+    order = sorted(range(n), key=lambda i: abs(d[i]))
+    ranks2 = [0] * n  # twice the mid-rank, an integer
+    i = 0
+    ties = []
+    while i < n:
+        j = i
+        while j + 1 < n and abs(d[order[j + 1]]) == abs(d[order[i]]):
+            j += 1
+        for k in range(i, j + 1):
+            ranks2[order[k]] = i + j + 2
+        ties.append(j - i + 1)
+        i = j + 1
+    w2 = sum(r for r, x in zip(ranks2, d) if x > 0)
+    total2 = sum(ranks2)
+    if n <= 50:
+        counts = {0: 1}
+        for r in ranks2:
+            nxt = dict(counts)
+            for s, c in counts.items():
+                nxt[s + r] = nxt.get(s + r, 0) + c
+            counts = nxt
+        all_patterns = 2 ** n
+        lower = sum(c for s, c in counts.items() if s <= w2) / all_patterns
+        upper = sum(c for s, c in counts.items() if s >= w2) / all_patterns
+        return min(1.0, 2.0 * min(lower, upper))
+    mean = n * (n + 1) / 4.0
+    var = n * (n + 1) * (2 * n + 1) / 24.0 - sum(t ** 3 - t for t in ties) / 48.0
+    z = abs(w2 / 2.0 - mean) / math.sqrt(var) if var > 0 else 0.0
+    return min(1.0, math.erfc(z / math.sqrt(2.0)))
+
+
+def paired(name_a, a, name_b, b, lower_is_better=True):
+    """Paired comparison of run a and run b over their common repetitions (value k of each has
+    the same seed)."""
+    n = min(len(a), len(b))
+    pairs = [(x, y) for x, y in zip(a[:n], b[:n])
+             if x is not None and y is not None and math.isfinite(x) and math.isfinite(y)]
+    diffs = [x - y for x, y in pairs]
+    s = summarize(diffs)
+    p = wilcoxon_p(diffs)
+    significant = p < 0.05 and s["mean"] is not None and s["mean"] != 0
+    base = summarize([y for _, y in pairs])["mean"]
+    better = None
+    if significant:
+        a_better = (s["mean"] < 0) == lower_is_better
+        better = name_a if a_better else name_b
+    return {"a": name_a, "b": name_b, "n": len(pairs), "mean_difference": s["mean"],
+            "ci_low": s["ci_low"], "ci_high": s["ci_high"], "wilcoxon_p": p,
+            "significant": significant, "better": better,
+            "relative_difference": s["mean"] / abs(base) if base and s["mean"] is not None else None}
+
+
+# ---------------------------------------------------------------- formatting
+
+def sig(x, digits=3):
+    """A number for people: `digits` significant digits, no exponent between 1e-3 and 1e6."""
+    if x is None:
+        return "—"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, int):
+        return str(x)
+    if not math.isfinite(x):
+        return str(x)
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if 1e-3 <= a < 1e6:
+        decimals = max(0, digits - 1 - int(math.floor(math.log10(a))))
+        text = "%.*f" % (decimals, x)
+        # rounding may carry into a new digit (0.9996 → 1.000): re-round
+        if len(text.replace("-", "").replace(".", "").lstrip("0")) > digits and decimals > 0:
+            text = "%.*f" % (decimals - 1, x)
+        return text
+    mantissa, exponent = ("%.*e" % (digits - 1, x)).split("e")
+    return "%se%d" % (mantissa, int(exponent))
+
+
+def pm(q, digits=3):
+    """mean ± half-width of the 95 % interval (n)."""
+    if q is None or q.get("mean") is None:
+        return "—"
+    if q.get("half") is None:
+        return "%s (n = %d)" % (sig(q["mean"], digits), q["n"])
+    return "%s ± %s" % (sig(q["mean"], digits), sig(q["half"], 2))
+
+
+def pvalue(p):
+    if p is None:
+        return "—"
+    return "%.2g" % p if p >= 1e-4 else "< 1e-4"
+
+
+def comparison_row(c, digits=3):
+    verdict = ("**%s** better" % c["better"]) if c["significant"] else "not significant"
+    ci = "[%s, %s]" % (sig(c["ci_low"], 2), sig(c["ci_high"], 2)) if c["ci_low"] is not None else "—"
+    return "| %s − %s | %s %s | %s | %d | %s |" % (c["a"], c["b"], sig(c["mean_difference"], digits), ci,
+                                                pvalue(c["wilcoxon_p"]), c["n"], verdict)
+
+
+COMPARISON_HEADER = ("| pair (a − b) | mean difference [95 % CI] | signed-rank p | seeds | verdict (p < 0.05) |\n"
+                     "|---|---|---|---|---|")
+
+
+# ---------------------------------------------------------------- running dplab-cli
+
+class Runner:
+    def __init__(self, cli, threads, scratch, verbose=True):
+        self.cli = cli
+        self.threads = threads
+        self.scratch = scratch
+        self.verbose = verbose
+        self.counter = 0
+
+    def folder(self, name):
+        self.counter += 1
+        return os.path.join(self.scratch, "%02d-%s" % (self.counter, name))
+
+    def derived(self, preset, name, edit):
+        """A copy of a preset, changed by `edit(doc)`, written to the scratch folder."""
+        with open(os.path.join(PRESETS, preset), encoding="utf-8") as f:
+            doc = json.load(f)
+        edit(doc)
+        path = os.path.join(self.scratch, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1, ensure_ascii=False)
+        return path
+
+    def cli_command(self, args):
+        """The command as a document states it: presets by their checkout path."""
+        shown = []
+        for a in args:
+            if a.startswith(PRESETS + os.sep):
+                a = "resources/presets/" + os.path.basename(a)
+            elif a.startswith(self.scratch + os.sep):
+                a = os.path.basename(a) if a.endswith(".json") else "OUT"
+            shown.append(a)
+        return "dplab-cli " + " ".join(shown)
+
+    def run(self, args):
+        """Runs dplab-cli with `args` (+ --threads, --quiet); returns (wall, cpu) seconds."""
+        full = [self.cli] + args + ["--threads", str(self.threads), "--quiet"]
+        if self.verbose:
+            print("  $ " + " ".join(full), file=sys.stderr, flush=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.monotonic()
+        proc = subprocess.run(full, cwd=self.scratch, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True)
+        wall = time.monotonic() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if proc.returncode != 0:
+            raise RuntimeError("%s: exit %d: %s" % (" ".join(full), proc.returncode, proc.stderr.strip()))
+        return wall, cpu, proc.stdout
+
+
+def load(path):
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def final_values(summary, label, metric, point=None):
+    runs = summary["points"][point]["runs"] if point is not None else summary["runs"]
+    for r in runs:
+        if r["label"] == label:
+            return [v if v is not None else float("nan") for v in r["final"][metric]["values"]]
+    raise KeyError("no run %r in summary.json" % label)
+
+
+# ---------------------------------------------------------------- the claims
+#
+# Each claim: id, where it is documented, the command(s), the quantity, the repetitions and
+# the verdict rule. `measure(runner)` runs it and returns the results entry; `render(entry)`
+# the generated table of the documents.
+
+CLAIMS = []
+
+
+def claim(**kw):
+    def register(fn):
+        kw["measure"] = fn
+        CLAIMS.append(kw)
+        return fn
+    return register
+
+
+def timed(entry, wall, cpu):
+    entry["wall_seconds"] = round(entry.get("wall_seconds", 0.0) + wall, 2)
+    entry["cpu_seconds"] = round(entry.get("cpu_seconds", 0.0) + cpu, 2)
+
+
+@claim(id="p000-fig2", quick=False, documents=["docs/paper000-results.md", "docs/claims.md"],
+       quantity="final distance_to_optimum (1/n)Σ‖θ_i − x*‖ at t = 5000, per run",
+       rule="LDP-GT is below a baseline when the paired signed-rank test over the 10 common seeds "
+            "gives p < 0.05 with LDP-GT's mean lower (claim 000 #4)")
+def p000_fig2(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    out_a, out_b = r.folder("p000-fig2"), r.folder("p000-baselines")
+    args_a = ["run", os.path.join(PRESETS, "paper000-fig2-logistic.json"), "--out", out_a]
+    args_b = ["run", os.path.join(PRESETS, "paper000-fig2-diadsp.json"), "--out", out_b]
+    for args in (args_a, args_b):
+        wall, cpu, _ = r.run(args)
+        timed(entry, wall, cpu)
+        entry["commands"].append(r.cli_command(args))
+    sa, sb = load(os.path.join(out_a, "summary.json")), load(os.path.join(out_b, "summary.json"))
+    runs = [("ldpgt", sa, "LDP-GT (Algorithm 1)"), ("pushpull", sa, "Push-Pull + DP noise (eq. 5)"),
+            ("cw48", sb, "[48] reconstructed at LDP-GT's max eps"),
+            ("wn47", sb, "[47] static reconstructed at LDP-GT's max eps"),
+            ("diadsp", sb, "DiaDSP [37] at LDP-GT's max eps")]
+    values = {}
+    for key, s, label in runs:
+        values[key] = final_values(s, label, "distance_to_optimum")
+        q = summarize(values[key])
+        q["label"] = label
+        q["min"], q["max"] = min(values[key]), max(values[key])
+        entry["quantities"][key] = q
+    # Same seed and repetition: the same data stream and initial decisions (the baselines'
+    # preset shares them with the Fig. 2 preset); the noise differs by algorithm.
+    for key in ("pushpull", "cw48", "wn47", "diadsp"):
+        entry["comparisons"].append(paired("LDP-GT", values["ldpgt"], entry["quantities"][key]["label"],
+                                           values[key]))
+    return entry
+
+
+def render_p000_fig2(e):
+    q = e["quantities"]
+    rows = ["| run | final distance to x*, mean ± 95 % CI | min … max over the seeds |", "|---|---|---|"]
+    for key in ("ldpgt", "pushpull", "diadsp", "cw48", "wn47"):
+        rows.append("| %s | %s | %s … %s |" % (q[key]["label"], pm(q[key]), sig(q[key]["min"]), sig(q[key]["max"])))
+    return "\n".join(rows) + "\n\n" + COMPARISON_HEADER + "\n" + "\n".join(comparison_row(c) for c in e["comparisons"])
+
+
+@claim(id="p001-floor", quick=True, documents=["docs/paper001-results.md", "docs/claims.md"],
+       quantity="final gradient_norm ‖∇f(x̄)‖ at k = 2000 on problem (38), per run, 10 repetitions",
+       rule="'accuracy depends only on the noise, PPDC worse' (claim 001 #5): every converging PGTC "
+            "run and DiaDSP end at the same floor (their 95 % intervals overlap) and each PPDC run "
+            "ends significantly above PGTC-C1 (paired signed-rank p < 0.05)")
+def p001_floor(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    out = r.folder("p001-floor")
+    args = ["run", os.path.join(PRESETS, "paper001-fig5-pl.json"), "--repetitions", "10", "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args))
+    s = load(os.path.join(out, "summary.json"))
+    values = {}
+    for run in s["runs"]:
+        label = run["label"]
+        values[label] = final_values(s, label, "gradient_norm")
+        q = summarize(values[label])
+        q["label"] = label
+        entry["quantities"][label] = q
+    pgtc = [l for l in values if l.startswith("PGTC") or l.startswith("DiaDSP")]
+    ppdc = [l for l in values if l.startswith("PPDC")]
+    floor = summarize([v for l in pgtc for v in values[l]])
+    entry["quantities"]["floor"] = floor
+    ppdc_all = summarize([v for l in ppdc for v in values[l]])
+    entry["quantities"]["ppdc"] = ppdc_all
+    entry["quantities"]["ratio"] = {"mean": ppdc_all["mean"] / floor["mean"], "n": floor["n"], "half": None}
+    for l in ppdc:
+        entry["comparisons"].append(paired(l, values[l], "PGTC-C1", values["PGTC-C1"]))
+    overlap = max(entry["quantities"][l]["ci_low"] for l in pgtc) <= min(entry["quantities"][l]["ci_high"] for l in pgtc)
+    ppdc_worse = all(c["significant"] and c["better"] == "PGTC-C1" for c in entry["comparisons"])
+    entry["verdict"] = "reproduced" if overlap and ppdc_worse else "not reproduced"
+    entry["checks"] = {"pgtc_diadsp_intervals_overlap": overlap, "every_ppdc_significantly_worse": ppdc_worse}
+    return entry
+
+
+def render_p001_floor(e):
+    q = e["quantities"]
+    rows = ["| run | final ‖∇f(x̄)‖, mean ± 95 % CI (10 seeds) |", "|---|---|"]
+    for label in [k for k in q if k not in ("floor", "ppdc", "ratio")]:
+        rows.append("| %s | %s |" % (label, pm(q[label])))
+    rows.append("| all PGTC runs and DiaDSP (the floor) | %s |" % pm(q["floor"]))
+    rows.append("| all PPDC runs | %s (%s × the floor) |" % (pm(q["ppdc"]), sig(q["ratio"]["mean"])))
+    return ("\n".join(rows) + "\n\n" + COMPARISON_HEADER + "\n" + "\n".join(comparison_row(c) for c in e["comparisons"])
+            + "\n\nPGTC/DiaDSP intervals overlap: %s; every PPDC run significantly above PGTC-C1: %s → **%s**."
+            % (sig(e["checks"]["pgtc_diadsp_intervals_overlap"]), sig(e["checks"]["every_ppdc_significantly_worse"]),
+               e["verdict"]))
+
+
+@claim(id="p001-logistic-q", quick=True, documents=["docs/paper001-results.md", "docs/claims.md"],
+       quantity="final gradient_norm at k = 3000 on the nonconvex logistic problem (37) at q = 0.18 and "
+                "q = 0.9 (the ends of the Fig. 4 sweep), 10 repetitions",
+       rule="'grows with q' (claim 001 #5) holds for a run when its value at q = 0.9 is significantly "
+            "above its value at q = 0.18 (paired over the 10 common seeds: the sweep's points share "
+            "the noise streams, signed-rank p < 0.05)")
+def p001_logistic_q(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    path = r.derived("paper001-fig4-q-sweep.json", "paper001-fig4-q-ends.json",
+                     lambda d: d["sweep"].update({"values": [0.18, 0.9]}))
+    out = r.folder("p001-logistic-q")
+    args = ["run", path, "--repetitions", "10", "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args) + "   # paper001-fig4-q-sweep.json with sweep.values = [0.18, 0.9]")
+    s = load(os.path.join(out, "summary.json"))
+    grows = []
+    for run in s["points"][0]["runs"]:
+        label = run["label"]
+        lo = final_values(s, label, "gradient_norm", 0)
+        hi = final_values(s, label, "gradient_norm", 1)
+        entry["quantities"][label] = {"q018": summarize(lo), "q09": summarize(hi), "label": label}
+        c = paired(label + " at q = 0.9", hi, label + " at q = 0.18", lo)
+        entry["comparisons"].append(c)
+        grows.append((label, c["significant"] and c["mean_difference"] > 0))
+    entry["checks"] = {"grows_with_q": {l: g for l, g in grows}}
+    entry["verdict"] = "reproduced" if all(g for _, g in grows) else "partial"
+    return entry
+
+
+def render_p001_logistic_q(e):
+    rows = ["| run | ‖∇f‖ at q = 0.18 | at q = 0.9 | difference [95 % CI] | signed-rank p | grows with q |",
+            "|---|---|---|---|---|---|"]
+    for c, (label, q) in zip(e["comparisons"], [(k, v) for k, v in e["quantities"].items()]):
+        rows.append("| %s | %s | %s | %s [%s, %s] | %s | %s |" % (
+            label, pm(q["q018"]), pm(q["q09"]), sig(c["mean_difference"]), sig(c["ci_low"], 2), sig(c["ci_high"], 2),
+            pvalue(c["wilcoxon_p"]), "yes" if e["checks"]["grows_with_q"][label] else "**no**"))
+    return "\n".join(rows)
+
+
+DIGITS_T = 17970
+
+
+def digits_without_pdogd(doc):
+    """paper002-fig1-digits without PD-OGD, at 10 epochs (T = 17 970) instead of 50, as the
+    fidelity round of docs/paper002-results.md."""
+    doc["runs"] = [run for run in doc["runs"] if run["algorithm"] != "pd-ogd"]
+    doc["problem"]["epochs"] = 10
+    doc["iterations"] = DIGITS_T
+    doc["record_every"] = 599
+
+
+@claim(id="p002-digits", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
+       quantity="final average_loss and train_accuracy of PD-FTGL and PD-OCG on digits at ε = 10, "
+                "10 epochs, T = 17 970 (the preset has 50 epochs, T = 89 850; shortened for time), 10 repetitions",
+       rule="PD-FTGL < PD-OCG (claim 002 #9) holds when the paired signed-rank test over the 10 "
+            "common seeds gives p < 0.05 with PD-FTGL lower; p ≥ 0.05 is a tie")
+def p002_digits(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    path = r.derived("paper002-fig1-digits.json", "paper002-fig1-digits-private.json", digits_without_pdogd)
+    out = r.folder("p002-digits")
+    args = ["run", path, "--repetitions", "10", "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args) + "   # paper002-fig1-digits.json without PD-OGD, problem.epochs = 10, iterations = 17970, record_every = 599")
+    s = load(os.path.join(out, "summary.json"))
+    v = {}
+    for label in ("PD-FTGL", "PD-OCG"):
+        v[label] = final_values(s, label, "average_loss")
+        entry["quantities"][label] = {"average_loss": summarize(v[label]),
+                                      "train_accuracy": summarize(final_values(s, label, "train_accuracy"))}
+    c = paired("PD-FTGL", v["PD-FTGL"], "PD-OCG", v["PD-OCG"])
+    entry["comparisons"].append(c)
+    entry["verdict"] = ("reproduced" if c["better"] == "PD-FTGL" else
+                        "reversed" if c["better"] == "PD-OCG" else "tie")
+    return entry
+
+
+def render_p002_digits(e):
+    q = e["quantities"]
+    rows = ["| run | average loss | train accuracy |", "|---|---|---|"]
+    for label in ("PD-FTGL", "PD-OCG"):
+        rows.append("| %s | %s | %s |" % (label, pm(q[label]["average_loss"], 4), pm(q[label]["train_accuracy"])))
+    return ("\n".join(rows) + "\n\n" + COMPARISON_HEADER + "\n" + "\n".join(comparison_row(c, 3) for c in e["comparisons"])
+            + "\n\nPD-FTGL < PD-OCG: **%s**." % e["verdict"])
+
+
+def tune_claim(r, entry, name, experiment, args_extra, metric):
+    out = r.folder(name)
+    args = ["tune", experiment] + args_extra + ["--metric", metric, "--compare", "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args))
+    best = load(os.path.join(out, "best.json"))
+    for label, b in sorted(best["runs"].items(), key=lambda kv: kv[1].get("run", 0)):
+        q = {"value": b.get("value"), "mean": b.get("mean"), "std": b.get("std"), "n": b.get("repetitions"),
+             "ci_low": b.get("ci_low"), "ci_high": b.get("ci_high"), "bracket": b.get("bracket"),
+             "comparable": b.get("comparable", True)}
+        q["half"] = (q["ci_high"] - q["mean"]) if q["ci_high"] is not None and q["mean"] is not None else None
+        q["label"] = label
+        entry["quantities"][label] = q
+        entry.setdefault("runs", []).append(q)  # the same, by index (for the documents' markers)
+    for c in best.get("comparisons", []):
+        entry["comparisons"].append({
+            "a": c.get("run_a"), "b": c.get("run_b"), "n": c.get("n"),
+            "mean_difference": c.get("mean_difference"), "ci_low": c.get("bootstrap_low"),
+            "ci_high": c.get("bootstrap_high"), "wilcoxon_p": c.get("wilcoxon_p"),
+            "significant": c.get("significant"),
+            "better": c.get("better") or ((c.get("run_a") if (c.get("mean_difference") or 0) < 0 else c.get("run_b"))
+                                          if c.get("significant") else None)})
+    entry["notes"] = best.get("notes", [])
+    entry["jobs"] = best.get("jobs")
+    return best
+
+
+def render_tuned(e, param):
+    rows = ["| run | best %s | final metric at the best value, mean ± 95 %% CI | repetitions | search bracket |" % param,
+            "|---|---|---|---|---|"]
+    for label, q in e["quantities"].items():
+        if not q.get("comparable", True):
+            rows.append("| %s | not comparable | | | |" % label)
+            continue
+        br = q.get("bracket") or [None, None]
+        rows.append("| %s | %s | %s | %d | [%s, %s] |" % (label, sig(q["value"]), pm(q, 3), q["n"] or 0,
+                                                       sig(br[0]), sig(br[1])))
+    text = "\n".join(rows) + "\n\n" + COMPARISON_HEADER.replace("95 % CI", "95 % paired bootstrap") + "\n" + \
+        "\n".join(comparison_row(c) for c in e["comparisons"])
+    if e.get("notes"):
+        text += "\n\nNotes of `tune`: " + "; ".join(e["notes"])
+    return text
+
+
+@claim(id="p003-fig1", quick=True, documents=["docs/paper003-results.md", "docs/claims.md"],
+       quantity="final distance_to_optimum (1/n)Σ‖x_i − x*‖ at K = 500, 500 repetitions (the paper's count)",
+       rule="'Algorithm 1 clearly better than DPOP at equal ε' (claim 003 #6) holds when Algorithm 1 is "
+            "significantly lower than the preset's DPOP (paired signed-rank p < 0.05 over the 500 "
+            "common seeds)")
+def p003_fig1(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    out = r.folder("p003-fig1")
+    args = ["run", os.path.join(PRESETS, "paper003-fig1-dpop.json"), "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args))
+    s = load(os.path.join(out, "summary.json"))
+    keys = {"alg1": "Algorithm 1 (robust-dp-gt)", "dpop": "DPOP", "dpop_slow": "DPOP (slower schedules)"}
+    v = {}
+    for key, label in keys.items():
+        v[key] = final_values(s, label, "distance_to_optimum")
+        q = summarize(v[key])
+        q["label"] = label
+        entry["quantities"][key] = q
+    entry["comparisons"].append(paired("Algorithm 1", v["alg1"], "DPOP", v["dpop"]))
+    entry["comparisons"].append(paired("Algorithm 1", v["alg1"], "DPOP (slower schedules)", v["dpop_slow"]))
+    c = entry["comparisons"][0]
+    entry["verdict"] = "reproduced" if c["better"] == "Algorithm 1" else "not reproduced"
+    return entry
+
+
+def render_p003_fig1(e):
+    q = e["quantities"]
+    rows = ["| run | final distance to x*, mean ± 95 % CI (500 seeds) |", "|---|---|"]
+    for key in ("alg1", "dpop", "dpop_slow"):
+        rows.append("| %s | %s |" % (q[key]["label"], pm(q[key], 3)))
+    return "\n".join(rows) + "\n\n" + COMPARISON_HEADER + "\n" + "\n".join(comparison_row(c) for c in e["comparisons"])
+
+
+P003_TUNE_REPS = 20
+
+
+@claim(id="p003-fig1-tuned", quick=False, documents=["docs/paper003-results.md", "docs/claims.md"],
+       quantity="final distance_to_optimum at K = 500 of each run at its tuned step size, every "
+                "candidate calibrated to ε = 10⁴, %d repetitions, from the preset's start x_i(0) = a_i "
+                "and from x(0) = 0" % P003_TUNE_REPS,
+       rule="Algorithm 1 beats DPOP at equal ε when, both tuned, `tune --compare`'s paired signed-rank "
+            "test over the common seeds gives p < 0.05 with Algorithm 1 lower (from either start)")
+def p003_fig1_tuned(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": [], "per_start": {}}
+    zeros = r.derived("paper003-fig1-dpop.json", "paper003-fig1-dpop-from-zero.json",
+                      lambda d: [run.update({"init": {"type": "zeros"}}) for run in d["runs"]])
+    for start, path in (("targets", os.path.join(PRESETS, "paper003-fig1-dpop.json")), ("zeros", zeros)):
+        sub = {"commands": [], "quantities": {}, "comparisons": []}
+        tune_claim(r, sub, "p003-fig1-tuned-" + start, path,
+                   ["--epsilon", "10000", "--param", "params.alpha,params.stepsize.a", "--range", "0.0001:2",
+                    "--log", "--repetitions", str(P003_TUNE_REPS), "--budget", str(3 * P003_TUNE_REPS * 14)],
+                   "distance_to_optimum")
+        timed(entry, sub.pop("wall_seconds"), sub.pop("cpu_seconds"))
+        entry["commands"] += sub["commands"]
+        entry["per_start"][start] = sub
+    wins = []
+    for start, sub in entry["per_start"].items():
+        c = [c for c in sub["comparisons"] if (c["a"] or "").startswith("Algorithm 1") and c["b"] == "DPOP"]
+        wins.append(bool(c and c[0]["better"] and c[0]["better"].startswith("Algorithm 1")))
+    entry["verdict"] = "reproduced" if any(wins) else "not reproduced"
+    return entry
+
+
+def render_p003_fig1_tuned(e):
+    names = {"targets": "From x_i(0) = a_i (the preset, `init` `targets`)",
+             "zeros": "From x(0) = 0 (the preset with every run's `init` set to zeros)"}
+    return "\n\n".join("%s:\n\n%s" % (names[k], render_tuned(sub, "step (α or DPOP's a)"))
+                        for k, sub in e["per_start"].items())
+
+
+H_REPS = 6
+H_EPSILONS = [10, 2.5]
+
+
+@claim(id="p002-h-tuned", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
+       quantity="final average_loss on digits at T = 17 970 of PD-FTGL and PD-OCG, each at its own "
+                "tuned h_scale, at ε = 10 and ε = 2.5, %d repetitions" % H_REPS,
+       rule="PD-FTGL < PD-OCG at each one's best h (claim 002 #9) holds when `tune --compare`'s paired "
+            "signed-rank test gives p < 0.05 with PD-FTGL lower; the spread claim (#10) compares each "
+            "algorithm's tuned loss at ε = 2.5 and 10")
+def p002_h_tuned(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": [], "per_epsilon": {}}
+    path = r.derived("paper002-fig1-digits.json", "paper002-fig1-digits-private.json", digits_without_pdogd)
+    for eps in H_EPSILONS:
+        sub = {"commands": [], "quantities": {}, "comparisons": []}
+        tune_claim(r, sub, "p002-h-eps%s" % eps, path,
+                   ["--epsilon", str(eps), "--param", "params.h_scale",
+                    "--range", "0.1:30", "--log", "--repetitions", str(H_REPS), "--budget", str(2 * H_REPS * 8)],
+                   "average_loss")
+        timed(entry, sub.pop("wall_seconds"), sub.pop("cpu_seconds"))
+        entry["commands"] += sub["commands"]
+        sub["epsilon"] = eps
+        entry["per_epsilon"][str(eps).replace(".", "p")] = sub
+    verdicts = []
+    for eps, sub in entry["per_epsilon"].items():
+        c = sub["comparisons"][0] if sub["comparisons"] else None
+        verdicts.append("reproduced" if c and c["better"] == "PD-FTGL" else
+                        "reversed" if c and c["better"] == "PD-OCG" else "tie")
+    entry["verdict"] = verdicts[0] if len(set(verdicts)) == 1 else "mixed: " + ", ".join(
+        "ε = %s %s" % (sub["epsilon"], v) for sub, v in zip(entry["per_epsilon"].values(), verdicts))
+    spread = {}
+    for label in ("PD-FTGL", "PD-OCG"):
+        vals = [sub["quantities"][label]["mean"] for sub in entry["per_epsilon"].values()]
+        spread[label] = max(vals) - min(vals)
+    entry["quantities"]["spread"] = spread
+    return entry
+
+
+def render_p002_h_tuned(e):
+    parts = []
+    for sub in e["per_epsilon"].values():
+        parts.append("At ε = %g:\n\n%s" % (sub["epsilon"], render_tuned(sub, "h_scale")))
+    sp = e["quantities"]["spread"]
+    parts.append("Spread of the tuned average loss between ε = 2.5 and 10: PD-FTGL %s, PD-OCG %s."
+                 % (sig(sp["PD-FTGL"]), sig(sp["PD-OCG"])))
+    return "\n\n".join(parts)
+
+
+@claim(id="p003-fig4", quick=True, documents=["docs/paper003-results.md", "docs/claims.md"],
+       quantity="final distance_to_optimum of Algorithm 1 at each ρ_w of the Fig. 4 sweep, 50 repetitions",
+       rule="'error grows with ρ_w' (claim 003 #9) holds when every step up in ρ_w raises the error "
+            "significantly (paired signed-rank p < 0.05 over the 50 common seeds); the steps are "
+            "compared with the spread across seeds to say whether the ordering rests on common "
+            "random numbers")
+def p003_fig4(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    out = r.folder("p003-fig4")
+    args = ["run", os.path.join(PRESETS, "paper003-fig4-rho-w-sweep.json"), "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args))
+    s = load(os.path.join(out, "summary.json"))
+    label = s["points"][0]["runs"][0]["label"]
+    prev = None
+    values = []
+    for i, p in enumerate(s["points"]):
+        v = final_values(s, label, "distance_to_optimum", i)
+        q = summarize(v)
+        q["rho_w"] = p["value"]
+        entry["quantities"]["rho_w=%s" % p["value"]] = q
+        values.append(v)
+        if prev is not None:
+            entry["comparisons"].append(paired("ρ_w = %s" % p["value"], v, "ρ_w = %s" % prev[0], prev[1]))
+        prev = (p["value"], v)
+    steps = entry["comparisons"]
+    all_up = all(c["significant"] and c["mean_difference"] > 0 for c in steps)
+    largest_step = max(abs(c["mean_difference"]) for c in steps)
+    smallest_step = min(abs(c["mean_difference"]) for c in steps)
+    spread = max(q["std"] for q in entry["quantities"].values())
+    entry["checks"] = {"every_step_up_significant": all_up, "smallest_step": smallest_step,
+                       "largest_step": largest_step, "largest_std_across_seeds": spread,
+                       "rests_on_common_random_numbers": smallest_step < spread}
+    entry["verdict"] = "reproduced" if all_up else "not reproduced"
+    return entry
+
+
+def render_p003_fig4(e):
+    rows = ["| ρ_w | final distance, mean ± 95 % CI (50 seeds) | std across seeds |", "|---|---|---|"]
+    for q in e["quantities"].values():
+        rows.append("| %s | %s | %s |" % (q["rho_w"], pm(q, 4), sig(q["std"], 2)))
+    ch = e["checks"]
+    return ("\n".join(rows) + "\n\n" + COMPARISON_HEADER + "\n" + "\n".join(comparison_row(c, 3) for c in e["comparisons"])
+            + "\n\nEvery step up significant: %s. The steps (%s … %s) are %s the spread across seeds (std up to %s): "
+            "%s" % (sig(ch["every_step_up_significant"]), sig(ch["smallest_step"], 2), sig(ch["largest_step"], 2),
+                    "smaller than" if ch["rests_on_common_random_numbers"] else "larger than",
+                    sig(ch["largest_std_across_seeds"], 2),
+                    "the ordering rests on common random numbers — every point of the sweep draws the same "
+                    "noise for the same seed, so the paired differences are far more precise than the "
+                    "means; independent seeds per point would need many more repetitions to show it."
+                    if ch["rests_on_common_random_numbers"] else "the ordering does not need common random numbers."))
+
+
+RENDER = {"p000-fig2": render_p000_fig2, "p001-floor": render_p001_floor,
+          "p001-logistic-q": render_p001_logistic_q, "p002-digits": render_p002_digits,
+          "p002-h-tuned": render_p002_h_tuned, "p003-fig1": render_p003_fig1,
+          "p003-fig1-tuned": render_p003_fig1_tuned,
+          "p003-fig4": render_p003_fig4}
+
+
+def render_timings(results):
+    m = results["machine"]
+    rows = ["Measured %s on %s (%s, %d logical CPUs, load average %s at the start), `dplab-cli` with "
+            "`--threads %d`, DPLab %s, commit %s. Wall is elapsed time on a machine shared with other "
+            "work; CPU is user + system time of `dplab-cli`." % (
+                results["date"], m["host"], m["cpu"], m["cpus"], m["load_average"], results["threads"],
+                results["dplab_version"], results["commit"]),
+            "", "| claim | command(s) | wall (s) | CPU (s) |", "|---|---|---|---|"]
+    total_wall = total_cpu = 0.0
+    for c in CLAIMS:
+        e = results["claims"].get(c["id"])
+        if not e:
+            continue
+        total_wall += e["wall_seconds"]
+        total_cpu += e["cpu_seconds"]
+        cmds = "<br>".join("`%s`" % x.replace("|", "\\|") for x in e["commands"])
+        rows.append("| %s | %s | %s | %s |" % (c["id"], cmds, sig(e["wall_seconds"]), sig(e["cpu_seconds"])))
+    rows.append("| all | `scripts/reproduce.py` | %s | %s |" % (sig(total_wall), sig(total_cpu)))
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------- documents
+
+BLOCK = re.compile(r"(<!-- reproduce:([a-z0-9-]+) begin -->)(.*?)(<!-- reproduce:\2 end -->)", re.S)
+INLINE = re.compile(r"(<!-- r:([a-z0-9-]+)\.([^ >]+?)(?::(\d))? -->)(.*?)(<!-- /r -->)")
+
+
+def lookup(results, claim_id, key):
+    node = results["claims"][claim_id]
+    for part in key.split("."):
+        if isinstance(node, list):
+            node = node[int(part)]
+        else:
+            node = node[part]
+    return node
+
+
+def render_document(text, results):
+    """The document with every generated part re-rendered from `results`."""
+    def block(m):
+        cid = m.group(2)
+        if cid == "timings":
+            body = render_timings(results)
+        elif cid.endswith("-rule"):
+            c = [c for c in CLAIMS if c["id"] == cid[:-5]][0]
+            e = results["claims"][c["id"]]
+            body = ("Command: %s. Quantity: %s. Verdict rule: %s." % (
+                "; ".join("`%s`" % x for x in e["commands"]), c["quantity"], c["rule"]))
+        else:
+            body = RENDER[cid](results["claims"][cid])
+        return m.group(1) + "\n" + body + "\n" + m.group(4)
+
+    def inline(m):
+        value = lookup(results, m.group(2), m.group(3))
+        digits = int(m.group(4)) if m.group(4) else 3
+        if isinstance(value, str):
+            text = value
+        elif m.group(3).endswith("wilcoxon_p"):  # written after "p": "p = 0.031", "p < 1e-4"
+            text = pvalue(value) if pvalue(value).startswith("<") else "= " + pvalue(value)
+        else:
+            text = sig(value, digits)
+        return m.group(1) + text + m.group(6)
+
+    return INLINE.sub(inline, BLOCK.sub(block, text))
+
+
+def check_documents(results, root=ROOT):
+    """Differences between the documents and what the results file renders: [(doc, line, was, is)]."""
+    problems = []
+    for doc in DOCUMENTS:
+        path = os.path.join(root, doc)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        try:
+            expected = render_document(text, results)
+        except (KeyError, IndexError) as e:
+            problems.append((doc, 0, "a marker names %s" % e, "which the results file does not have"))
+            continue
+        if expected != text:
+            a, b = text.splitlines(), expected.splitlines()
+            for i in range(max(len(a), len(b))):
+                x = a[i] if i < len(a) else ""
+                y = b[i] if i < len(b) else ""
+                if x != y:
+                    problems.append((doc, i + 1, x, y))
+                    break
+    return problems
+
+
+def write_documents(results, root=ROOT):
+    for doc in DOCUMENTS:
+        path = os.path.join(root, doc)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        new = render_document(text, results)
+        if new != text:
+            atomic_write(path, new)
+            print("rewrote %s" % doc, file=sys.stderr)
+
+
+def atomic_write(path, text):
+    tmp = path + ".tmp-reproduce"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+# ---------------------------------------------------------------- the quick comparison
+
+def compare_quick(committed, fresh):
+    """Re-run numbers against committed ones: a mean may move by at most the committed 95 %
+    interval's half-width (round-off of another summation order moves it by far less; a wrong
+    number by more). Returns a list of failures."""
+    failures = []
+
+    def walk(a, b, where):
+        if isinstance(a, dict) and isinstance(b, dict):
+            if "mean" in a and "half" in a and a.get("half") is not None and a.get("mean") is not None:
+                if b.get("mean") is None or abs(b["mean"] - a["mean"]) > a["half"]:
+                    failures.append("%s: committed %s ± %s, re-run %s" % (where, sig(a["mean"], 6), sig(a["half"], 3),
+                                                                           sig(b.get("mean"), 6)))
+                return
+            for k in a:
+                if k in b:
+                    walk(a[k], b[k], where + "." + k)
+                elif k in ("quantities",):
+                    failures.append("%s.%s: missing in the re-run" % (where, k))
+        elif isinstance(a, list) and isinstance(b, list):
+            for i, (x, y) in enumerate(zip(a, b)):
+                walk(x, y, "%s[%d]" % (where, i))
+
+    for cid, entry in fresh["claims"].items():
+        if cid not in committed["claims"]:
+            failures.append("%s: not in the committed results file" % cid)
+            continue
+        old = committed["claims"][cid]
+        walk(old.get("quantities", {}), entry.get("quantities", {}), cid + ".quantities")
+        if old.get("verdict") != entry.get("verdict"):
+            failures.append("%s: verdict %r committed, %r re-run" % (cid, old.get("verdict"), entry.get("verdict")))
+    return failures
+
+
+# ---------------------------------------------------------------- main
+
+def machine():
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"host": platform.system() + " " + platform.release(), "cpu": cpu, "cpus": os.cpu_count() or 0,
+            "load_average": "%.1f" % os.getloadavg()[0]}
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
+    except OSError:
+        return "unknown"
+
+
+def cli_version(cli):
+    try:
+        return subprocess.run([cli, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip().split()[-1]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="comma-separated claim ids (default: all)")
+    ap.add_argument("--quick", action="store_true",
+                    help="re-run the quick claims and compare with the committed results (writes nothing)")
+    ap.add_argument("--cli", default=os.environ.get("DPLAB_CLI", os.path.join(ROOT, "build", "app", "dplab-cli")))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--results", default=RESULTS, help="the results file (default: docs/results/reproduction.json)")
+    ap.add_argument("--check-docs", action="store_true", help="documents against the results file; runs nothing")
+    ap.add_argument("--write-docs", action="store_true", help="rewrite the documents from the results file; runs nothing")
+    ap.add_argument("--list", action="store_true", help="print the claims, their quantities and verdict rules")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    args = ap.parse_args(argv)
+
+    if args.list:
+        for c in CLAIMS:
+            print("%s%s\n  quantity: %s\n  rule: %s\n  documented in: %s\n" % (
+                c["id"], " (quick)" if c["quick"] else "", c["quantity"], c["rule"], ", ".join(c["documents"])))
+        return 0
+    if args.check_docs or args.write_docs:
+        results = load(args.results)
+        if args.write_docs:
+            write_documents(results)
+            return 0
+        problems = check_documents(results)
+        for doc, line, was, want in problems:
+            print("%s:%d: differs from %s\n  document: %s\n  results:  %s" % (
+                doc, line, os.path.relpath(args.results, ROOT), was.strip()[:300], want.strip()[:300]))
+        if problems:
+            print("the documents' numbers differ from the results file: run scripts/reproduce.py --write-docs "
+                  "(or the full run)", file=sys.stderr)
+            return 1
+        print("documents match %s" % os.path.relpath(args.results, ROOT))
+        return 0
+
+    if not os.access(args.cli, os.X_OK):
+        print("reproduce.py: --cli: %s is not an executable dplab-cli (build it, or give --cli PATH)" % args.cli,
+              file=sys.stderr)
+        return 2
+    known = [c["id"] for c in CLAIMS]
+    chosen = known
+    if args.only:
+        chosen = [x.strip() for x in args.only.split(",") if x.strip()]
+        unknown = [x for x in chosen if x not in known]
+        if unknown:
+            print("reproduce.py: --only: unknown claim %s (known: %s)" % (", ".join(unknown), ", ".join(known)),
+                  file=sys.stderr)
+            return 2
+    if args.quick:
+        chosen = [c["id"] for c in CLAIMS if c["quick"] and c["id"] in chosen]
+
+    scratch = tempfile.mkdtemp(prefix="dplab-reproduce-")
+    started = time.monotonic()
+    fresh = {"format": FORMAT, "version": 1, "date": datetime.date.today().isoformat(), "machine": machine(),
+             "threads": args.threads, "dplab_version": cli_version(args.cli), "commit": git_commit(), "claims": {}}
+    try:
+        runner = Runner(os.path.abspath(args.cli), args.threads, scratch)
+        for c in CLAIMS:
+            if c["id"] not in chosen:
+                continue
+            print("%s: %s" % (c["id"], c["quantity"]), file=sys.stderr, flush=True)
+            entry = c["measure"](runner)
+            entry["quantity"] = c["quantity"]
+            entry["rule"] = c["rule"]
+            fresh["claims"][c["id"]] = entry
+            print("  %.1f s wall, %.1f s CPU%s" % (entry["wall_seconds"], entry["cpu_seconds"],
+                                                    ("; verdict: " + entry["verdict"]) if "verdict" in entry else ""),
+                  file=sys.stderr, flush=True)
+    except RuntimeError as e:
+        print("reproduce.py: %s" % e, file=sys.stderr)
+        return 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+        else:
+            print("scratch folder kept: %s" % scratch, file=sys.stderr)
+    fresh["wall_seconds"] = round(time.monotonic() - started, 1)
+
+    if args.quick:
+        committed = load(args.results)
+        failures = compare_quick(committed, fresh)
+        for f in failures:
+            print("quick: " + f)
+        if failures:
+            return 1
+        print("quick: %d claims re-run in %.0f s agree with %s within their 95 %% intervals" % (
+            len(fresh["claims"]), fresh["wall_seconds"], os.path.relpath(args.results, ROOT)))
+        return 0
+
+    # A partial run (--only) updates those claims of the committed file and keeps the others.
+    results = fresh
+    if args.only and os.path.exists(args.results):
+        results = load(args.results)
+        results["claims"].update(fresh["claims"])
+        for k in ("date", "machine", "threads", "dplab_version", "commit"):
+            results[k] = fresh[k]
+    ordered = {c["id"]: results["claims"][c["id"]] for c in CLAIMS if c["id"] in results["claims"]}
+    results["claims"] = ordered
+    results["wall_seconds"] = round(sum(e["wall_seconds"] for e in ordered.values()), 1)
+    os.makedirs(os.path.dirname(args.results), exist_ok=True)
+    atomic_write(args.results, json.dumps(results, indent=1, ensure_ascii=False, sort_keys=False) + "\n")
+    print("wrote %s (%.0f s)" % (os.path.relpath(args.results, ROOT), fresh["wall_seconds"]), file=sys.stderr)
+    if os.path.abspath(args.results) == RESULTS:
+        write_documents(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

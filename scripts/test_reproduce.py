@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Checks of scripts/reproduce.py that run nothing: its statistics, and that its two comparisons
+(documents against the results file, a quick re-run against the committed numbers) fail on a
+wrong number. Python 3 standard library only; run by ctest as ReproduceScriptSelfTest."""
+
+import copy
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reproduce  # noqa: E402
+
+
+class Statistics(unittest.TestCase):
+    def test_exact_signed_rank_p_values(self):
+        # All n differences of one sign: p = 2 / 2^n.
+        self.assertAlmostEqual(reproduce.wilcoxon_p([1, 2, 3, 4, 5, 6]), 2 / 64)
+        self.assertAlmostEqual(reproduce.wilcoxon_p([-1, -2, -3, -4, -5, -6, -7, -8, -9, -10]), 2 / 1024)
+        # One negative of rank 1 among six: W+ = 20, P(W+ >= 20) = 2/64, two-sided 4/64.
+        self.assertAlmostEqual(reproduce.wilcoxon_p([-1, 2, 3, 4, 5, 6]), 4 / 64)
+        # Symmetric differences: no evidence.
+        self.assertAlmostEqual(reproduce.wilcoxon_p([-1, 1, -2, 2, -3, 3]), 1.0)
+        # Zeros are dropped.
+        self.assertAlmostEqual(reproduce.wilcoxon_p([0, 0, 1, 2, 3, 4, 5, 6]), 2 / 64)
+
+    def test_normal_approximation_beyond_fifty(self):
+        p = reproduce.wilcoxon_p([(-1) ** k * (k + 1) for k in range(60)])
+        self.assertGreater(p, 0.5)
+        self.assertLess(reproduce.wilcoxon_p(list(range(1, 61))), 1e-8)
+
+    def test_t_interval(self):
+        s = reproduce.summarize([1.0, 2.0, 3.0, 4.0])
+        self.assertAlmostEqual(s["mean"], 2.5)
+        self.assertAlmostEqual(s["half"], 3.182 * s["std"] / 2)
+        self.assertAlmostEqual(reproduce.t975(9), 2.262)
+        self.assertTrue(2.021 > reproduce.t975(50) > 2.000)
+
+    def test_paired_verdict(self):
+        a = [1.0 + 0.01 * k for k in range(10)]
+        b = [x + 0.5 for x in a]
+        c = reproduce.paired("a", a, "b", b)
+        self.assertTrue(c["significant"])
+        self.assertEqual(c["better"], "a")
+        self.assertAlmostEqual(c["mean_difference"], -0.5)
+
+    def test_numbers_for_people(self):
+        self.assertEqual(reproduce.sig(0.023912), "0.0239")
+        self.assertEqual(reproduce.sig(1.7389e7), "1.74e7")
+        self.assertEqual(reproduce.sig(2.10651, 4), "2.107")
+
+
+class Comparisons(unittest.TestCase):
+    def setUp(self):
+        self.committed = reproduce.load(reproduce.RESULTS)
+
+    def test_quick_accepts_round_off_and_refuses_a_wrong_number(self):
+        claim = next(c["id"] for c in reproduce.CLAIMS if c["quick"] and c["id"] in self.committed["claims"])
+        fresh = {"claims": {claim: copy.deepcopy(self.committed["claims"][claim])}}
+        self.assertEqual(reproduce.compare_quick(self.committed, fresh), [])
+        # Round-off of another summation order: far inside the interval.
+        q = self._first_quantity(fresh["claims"][claim]["quantities"])
+        q["mean"] *= 1 + 1e-12
+        self.assertEqual(reproduce.compare_quick(self.committed, fresh), [])
+        # A number off by twice the committed half-width fails, naming the quantity.
+        q["mean"] += 2 * q["half"]
+        failures = reproduce.compare_quick(self.committed, fresh)
+        self.assertEqual(len(failures), 1, failures)
+        self.assertIn(claim, failures[0])
+
+    def _first_quantity(self, node):
+        if isinstance(node, dict):
+            if node.get("half") is not None and node.get("mean") is not None:
+                return node
+            for v in node.values():
+                found = self._first_quantity(v)
+                if found is not None:
+                    return found
+        return None
+
+    def test_documents_check_names_a_changed_number(self):
+        with tempfile.TemporaryDirectory() as root:
+            for doc in reproduce.DOCUMENTS:
+                os.makedirs(os.path.dirname(os.path.join(root, doc)), exist_ok=True)
+                shutil.copy(os.path.join(reproduce.ROOT, doc), os.path.join(root, doc))
+            self.assertEqual(reproduce.check_documents(self.committed, root), [])
+            # Change one generated number in claims.md.
+            path = os.path.join(root, "docs", "claims.md")
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            start = text.index("<!-- r:")
+            value_start = text.index("-->", start) + 3
+            value_end = text.index("<!-- /r -->", value_start)
+            text = text[:value_start] + "9" + text[value_start:value_end] + text[value_end:]
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            problems = reproduce.check_documents(self.committed, root)
+            self.assertEqual(len(problems), 1)
+            self.assertEqual(problems[0][0], "docs/claims.md")
+            # And a changed results file is caught just as well.
+            shutil.copy(os.path.join(reproduce.ROOT, "docs", "claims.md"), path)
+            changed = copy.deepcopy(self.committed)
+            cid = next(iter(changed["claims"]))
+            q = self._first_quantity(changed["claims"][cid]["quantities"])
+            q["mean"] = q["mean"] * 2 + 1
+            self.assertNotEqual(reproduce.check_documents(changed, root), [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
