@@ -260,7 +260,7 @@ TEST(NoiseStream, Sse2AndAvx2TransformsGiveIdenticalBytes)
 {
     if (!simd::cpuHasAvx2())
         GTEST_SKIP() << "this CPU has no AVX2: only the SSE2 version can run here";
-    const NoiseStream noise = NoiseStream::stream(2026, 1, 2, 5, RngPurpose::NoiseX);
+    const NoiseStream noise = NoiseStream::stream(2026, 1, 2, 5, RngPurpose::DecisionNoise);
     for (std::size_t size : {1u, 2u, 3u, 7u, 64u, 1001u}) {
         for (std::uint64_t t : {0ull, 1ull, 123456789ull}) {
             std::vector<double> a(size), b(size);
