@@ -323,6 +323,7 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
     TuneResult out;
     out.parameter = options.parameter;
     out.metric = options.metric;
+    out.epsilon = options.epsilon;
     out.maximise = maximised(options.metric);
     out.repetitions = experiment.repetitions;
     const bool integer = std::all_of(plan.runs.begin(), plan.runs.end(), [&](int r) {
@@ -747,6 +748,8 @@ Json bestJson(const TuneResult &result)
                 {"budget_jobs", result.budget},
                 {"jobs", result.jobs},
                 {"runs", runs}};
+    if (result.epsilon)
+        out["epsilon"] = *result.epsilon;
     if (result.cancelled)
         out["cancelled"] = true;
     if (!result.comparisons.empty() || !result.notes.empty()) {
