@@ -17,6 +17,7 @@
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/messagescsv.h"
 #include "dplab/engine/outputfolder.h"
+#include "dplab/engine/reporttuning.h"
 #include "dplab/engine/results.h"
 #include "dplab/engine/runner.h"
 #include "dplab/engine/writers.h"
@@ -54,8 +55,8 @@ const char *const kUsage =
     "  dplab-cli merge DIR... --out DIR [--quiet]\n"
     "  dplab-cli verify RESULTS_DIR [--rerun K] [--threads T] [--max-memory SIZE]\n"
     "  dplab-cli validate EXPERIMENT.json [--deep] [--max-memory SIZE]\n"
-    "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--max-memory SIZE] [--quiet]\n"
-    "  dplab-cli report --from RESULTS_DIR [--out DIR] [--quiet]\n"
+    "  dplab-cli report EXPERIMENT.json --out DIR [--seed S] [--iterations N] [--repetitions R] [--threads K] [--max-memory SIZE] [--tuning TUNE_DIR] [--quiet]\n"
+    "  dplab-cli report --from RESULTS_DIR [--out DIR] [--tuning TUNE_DIR] [--quiet]\n"
     "  dplab-cli list algorithms|compressors|problems|generators|weights [--json]\n"
     "  dplab-cli graph --generator TYPE --nodes N [--weights SCHEME] [--set KEY=VALUE]... [--json]\n"
     "  dplab-cli --version (or -V): prints the version\n"
@@ -416,6 +417,44 @@ std::string overridesText(const Args &args)
 }
 
 #ifdef DPLAB_CLI_REPORT
+/** The tuning whose "Compare tuned" section the report shows: --tuning DIR's best.json (it must
+ *  hold compared runs of this experiment), or for `report --from` without --tuning the results
+ *  folder's own best.json when it has compared runs (`tune … --compare --out` into that folder).
+ *  Null when there is none. */
+Result<Json> reportTuning(const Args &args, const std::string &from, const Experiment &experiment)
+{
+    const bool given = args.has("--tuning");
+    if (!given && from.empty())
+        return Json();
+    const std::string file = (std::filesystem::path(given ? args.value("--tuning") : from) / "best.json").string();
+    std::error_code ec;
+    if (!given && !std::filesystem::exists(file, ec))
+        return Json();
+    auto best = readJsonFile(file);
+    if (!best) {
+        Error err = best.error();
+        err.where = given ? "--tuning " + err.where : err.where;
+        return err;
+    }
+    if (!best->is_object() || !best->contains("comparisons")) {
+        if (!given)
+            return Json(); // a tuning without --compare: nothing to compare
+        return Error::invalid("--tuning " + file, "has no comparisons: run `tune … --compare --out DIR` for the table");
+    }
+    if (best->contains("runs") && best->at("runs").is_object())
+        for (auto it = best->at("runs").begin(); it != best->at("runs").end(); ++it)
+            if (std::none_of(experiment.runs.begin(), experiment.runs.end(),
+                             [&](const RunSpec &r) { return r.label == it.key(); }))
+                return Error::invalid(std::string(given ? "--tuning " : "") + file,
+                                      "tunes a run \"" + it.key() + "\" this experiment does not have");
+    if (auto blocks = compareTunedBlocks(*best); !blocks) {
+        Error err = blocks.error();
+        err.where = file + ": " + err.where;
+        return err;
+    }
+    return *best;
+}
+
 /** `report --from DIR`: the report of a results folder (a run or a merge), without running. */
 int commandReportFrom(int argc, char **argv, const Args &args)
 {
@@ -443,11 +482,14 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     auto experiment = loadFolderExperiment(*results);
     if (!experiment)
         return reportError(experiment.error());
+    auto tuning = reportTuning(args, from, *experiment);
+    if (!tuning)
+        return reportError(tuning.error());
     auto shared = std::make_shared<const Experiment>(std::move(*experiment));
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(results->result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", *tuning, &error, &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }
@@ -464,7 +506,8 @@ int commandReportFrom(int argc, char **argv, const Args &args)
 int commandReport(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from"});
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from",
+                           "--tuning"});
     if (!args)
         return usageError(args.error().toString());
     if (args->has("--from")) {
@@ -495,6 +538,9 @@ int commandReport(int argc, char **argv)
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
         return reportError(experiment.error());
+    auto tuning = reportTuning(*args, std::string(), *experiment); // checked before anything runs
+    if (!tuning)
+        return reportError(tuning.error());
     const std::string dir = args->value("--out");
     auto folder = openOutputFolder(dir, args->positional[0]);
     if (!folder)
@@ -513,7 +559,8 @@ int commandReport(int argc, char **argv)
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(*result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), *tuning, &error,
+                     &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }
