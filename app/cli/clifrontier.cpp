@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "clifrontier.h"
 
-#include "cli.h"
+#include "clicommon.h"
 
 #include "dplab/common/files.h"
 #include "dplab/engine/experiment.h"
@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -24,30 +23,6 @@ const char *const kFrontierUsage =
     "                     [--iterations N] [--threads K] [--quiet]\n";
 
 namespace {
-
-int invalid(const std::string &message)
-{
-    std::cerr << "dplab-cli: " << message << "\n";
-    return InvalidInput;
-}
-
-int failed(const Error &error)
-{
-    std::cerr << "dplab-cli: " << error.toString() << "\n";
-    return exitCodeOf(error);
-}
-
-Result<long long> wholeNumber(const std::string &text, const std::string &option, long long min)
-{
-    try {
-        std::size_t used = 0;
-        const long long v = std::stoll(text, &used);
-        if (used == text.size() && v >= min)
-            return v;
-    } catch (...) {
-    }
-    return Error::invalid(option, "must be a whole number ≥ " + std::to_string(min) + ", got \"" + text + "\"");
-}
 
 /** Progress on a terminal; warnings and divergence always (unless --quiet). */
 class FrontierObserver : public RunObserver
@@ -73,17 +48,12 @@ public:
             if (percent == mLastPercent)
                 return;
             mLastPercent = percent;
-            std::fprintf(stderr, "\rε %d/%d (%g): %3lld%%", mPoint, mPoints, mEpsilon, percent);
-            mShown = true;
+            char text[80];
+            std::snprintf(text, sizeof text, "ε %d/%d (%g): %3lld%%", mPoint, mPoints, mEpsilon, percent);
+            mLine.show(text);
         }
     }
-    void clear()
-    {
-        if (mShown) {
-            std::cerr << "\r" << std::string(40, ' ') << "\r";
-            mShown = false;
-        }
-    }
+    void clear() { mLine.clear(); }
 
 private:
     bool mQuiet, mTty;
@@ -91,69 +61,42 @@ private:
     int mPoint = 0;
     double mEpsilon = 0;
     long long mLastPercent = -1;
-    bool mShown = false;
+    ProgressLine mLine{40};
 };
 
 } // namespace
 
 int commandFrontier(int argc, char **argv)
 {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string> options;
-    bool quiet = false;
-    for (int i = 2; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--quiet") {
-            quiet = true;
-        } else if (a == "--epsilons" || a == "--out" || a == "--repetitions" || a == "--seed" || a == "--iterations"
-                   || a == "--threads") {
-            if (i + 1 >= argc)
-                return invalid(a + ": needs a value");
-            options[a] = argv[++i];
-        } else if (a.rfind("--", 0) == 0) {
-            return invalid(a + ": unknown option");
-        } else {
-            positional.push_back(a);
-        }
-    }
-    if (positional.size() != 1)
-        return invalid("frontier takes one experiment file\nusage:\n" + std::string(kFrontierUsage));
-    if (!options.count("--epsilons"))
-        return invalid("frontier needs --epsilons (a list 0.1,1,10 or a log-spaced range 0.1:100:7)");
-    if (!options.count("--out"))
-        return invalid("frontier needs --out DIR");
-    const std::string path = positional[0];
-    auto epsilons = parseEpsilonList(options["--epsilons"], "--epsilons");
+    auto args = parseArgs(argc, argv, 2, {"--quiet"},
+                          {"--epsilons", "--out", "--repetitions", "--seed", "--iterations", "--threads"});
+    if (!args)
+        return inputError(args.error().toString());
+    const bool quiet = args->has("--quiet");
+    if (args->positional.size() != 1)
+        return inputError("frontier takes one experiment file\nusage:\n" + std::string(kFrontierUsage));
+    if (!args->has("--epsilons"))
+        return inputError("frontier needs --epsilons (a list 0.1,1,10 or a log-spaced range 0.1:100:7)");
+    if (!args->has("--out"))
+        return inputError("frontier needs --out DIR");
+    const std::string path = args->positional[0];
+    auto epsilons = parseEpsilonList(args->value("--epsilons"), "--epsilons");
     if (!epsilons)
-        return failed(epsilons.error());
+        return reportError(epsilons.error());
 
     auto doc = readJsonFile(path);
     if (!doc)
-        return failed(doc.error());
-    if (doc->is_object()) {
-        for (const char *key : {"--seed", "--iterations", "--repetitions"}) {
-            if (!options.count(key))
-                continue;
-            auto v = wholeNumber(options[key], key, std::string(key) == "--seed" ? 0 : 1);
-            if (!v)
-                return failed(v.error());
-            (*doc)[std::string(key).substr(2)] = *v;
-        }
-    }
+        return reportError(doc.error());
+    if (auto s = applyOverrides(*doc, *args); !s)
+        return reportError(s.error());
     auto experiment = parseExperiment(*doc, parentDir(path));
-    if (!experiment) {
-        Error err = experiment.error();
-        if (err.code != ErrorCode::ParseError)
-            err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
-        return failed(err);
-    }
+    if (!experiment)
+        return reportError(inExperimentFile(experiment.error(), path));
     RunnerOptions runner;
-    if (options.count("--threads")) {
-        auto threads = wholeNumber(options["--threads"], "--threads", 1);
-        if (!threads)
-            return failed(threads.error());
-        runner.threads = static_cast<int>(*threads);
-    }
+    auto threads = threadsOption(*args);
+    if (!threads)
+        return reportError(threads.error());
+    runner.threads = *threads;
 
     const auto started = std::chrono::steady_clock::now();
     FrontierObserver observer(quiet, static_cast<int>(epsilons->size()));
@@ -163,9 +106,7 @@ int commandFrontier(int argc, char **argv)
         auto point = runFrontier(*experiment, {(*epsilons)[k]}, runner, &observer);
         if (!point) {
             observer.clear();
-            Error err = point.error();
-            err.where = path + ": " + (err.where.empty() ? std::string("(top level)") : err.where);
-            return failed(err);
+            return reportError(inExperimentFile(point.error(), path));
         }
         if (k == 0) {
             result.metrics = point->metrics;
@@ -183,19 +124,19 @@ int commandFrontier(int argc, char **argv)
         for (const auto &message : result.skipped)
             std::cerr << "frontier: " << message << "\n";
 
-    const std::string dir = options["--out"];
+    const std::string dir = args->value("--out");
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec)
-        return failed(Error::io(dir, "cannot create the folder: " + ec.message()));
+        return reportError(Error::io(dir, "cannot create the folder: " + ec.message()));
     if (auto s = writeFileAtomic((std::filesystem::path(dir) / "frontier.csv").string(), frontierCsv(result)); !s)
-        return failed(s.error());
+        return reportError(s.error());
     if (auto s = writeFileAtomic((std::filesystem::path(dir) / "experiment.json").string(),
                                  experiment->resolved.dump(2) + "\n");
         !s)
-        return failed(s.error());
+        return reportError(s.error());
     if (!quiet) {
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const double seconds = secondsSince(started);
         std::fprintf(stderr, "wrote %s/frontier.csv (%zu point(s), %zu ε value(s)) in %.2f s\n", dir.c_str(),
                      result.rows.size(), epsilons->size(), seconds);
     }

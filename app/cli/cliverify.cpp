@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "cliverify.h"
 
-#include "cli.h"
+#include "clicommon.h"
 
 #include "dplab/common/files.h"
 #include "dplab/common/limits.h"
@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -36,18 +35,6 @@ std::vector<std::size_t> chooseRerunJobs(std::uint64_t seed, const std::vector<s
 namespace {
 
 namespace fs = std::filesystem;
-
-int fail(const std::string &message)
-{
-    std::cerr << "dplab-cli: " << message << "\n";
-    return InvalidInput;
-}
-
-int failWith(const Error &error)
-{
-    std::cerr << "dplab-cli: " << error.toString() << "\n";
-    return exitCodeOf(error);
-}
 
 /** `base` with only the jobs at positions in [from, to) kept (the others emptied), and the job at
  *  `replaced` (if any) replaced by `replacement`: the writers then give the header and those
@@ -142,66 +129,9 @@ std::size_t dataRows(const std::string &csv)
     return lines(csv).size() - 1;
 }
 
-} // namespace
-
-int commandVerify(int argc, char **argv)
+/** The intact line: the files match the manifest's digests (or the notice that it has none). */
+void printIntegrity(const std::string &dir, const ResultsManifest &m)
 {
-    std::vector<std::string> positional;
-    std::map<std::string, std::string> options;
-    for (int i = 2; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--rerun" || a == "--threads" || a == "--max-memory") {
-            if (i + 1 >= argc)
-                return fail(a + ": needs a value");
-            options[a] = argv[++i];
-        } else if (a.rfind("--", 0) == 0) {
-            return fail(a + ": unknown option\nusage:\n" + std::string(kVerifyUsage));
-        } else {
-            positional.push_back(a);
-        }
-    }
-    if (positional.size() != 1)
-        return fail("verify takes one results folder\nusage:\n" + std::string(kVerifyUsage));
-    auto number = [&](const std::string &key, long long min) -> Result<long long> {
-        const std::string &text = options.at(key);
-        try {
-            std::size_t used = 0;
-            const long long v = std::stoll(text, &used);
-            if (used == text.size() && v >= min)
-                return v;
-        } catch (...) {
-        }
-        return Error::invalid(key, "must be a whole number ≥ " + std::to_string(min) + ", got \"" + text + "\"");
-    };
-    long long rerun = 0;
-    int threads = 0;
-    if (options.count("--rerun")) {
-        auto k = number("--rerun", 1);
-        if (!k)
-            return failWith(k.error());
-        rerun = *k;
-    }
-    if (options.count("--threads")) {
-        auto t = number("--threads", 0);
-        if (!t)
-            return failWith(t.error());
-        if (auto s = checkThreadCount(*t, "--threads"); !s)
-            return failWith(s.error());
-        threads = static_cast<int>(*t);
-    }
-    if (options.count("--max-memory")) {
-        auto bytes = parseByteSize(options.at("--max-memory"), "--max-memory");
-        if (!bytes)
-            return failWith(bytes.error());
-        ResourceLimits::setDefaultMemoryLimit(*bytes);
-    }
-
-    const std::string dir = positional[0];
-    // The digests first, without parsing the files (so any size is checked); the rerun reads them.
-    auto manifest = readVerifiedManifest(dir);
-    if (!manifest)
-        return failWith(manifest.error());
-    const ResultsManifest &m = *manifest;
     const std::string part = m.shard.whole() ? std::string("whole job list")
                                              : "shard " + std::to_string(m.shard.index) + "/" + std::to_string(m.shard.count);
     if (m.hasDigests()) {
@@ -214,69 +144,117 @@ int commandVerify(int argc, char **argv)
     } else {
         std::cerr << "dplab-cli: " << unverifiedNotice(dir) << "\n";
     }
-    if (rerun > 0) {
-        auto folder = readResultsFolder(dir);
-        if (!folder)
-            return failWith(folder.error());
-        auto experiment = loadFolderExperiment(*folder);
-        if (!experiment)
-            return failWith(experiment.error());
-        const std::vector<std::size_t> chosen = chooseRerunJobs(folder->experiment.seed, m.jobs, static_cast<std::size_t>(rerun));
-        const std::vector<JobKey> &jobs = folder->result.jobs;
-        std::vector<std::string> fileLines[3];
-        const char *names[3] = {"metrics.csv", "epsilon_per_agent.csv", "trace.csv"};
-        for (int f = 0; f < (m.trace ? 3 : 2); ++f) {
-            auto text = readFile((fs::path(dir) / names[f]).string(), UINT64_MAX);
-            if (!text)
-                return failWith(text.error());
-            fileLines[f] = lines(*text);
-        }
-        Compared compared[3];
-        std::string positions;
-        for (std::size_t position : chosen) {
-            const JobKey &job = jobs[position];
-            RunnerOptions runnerOptions;
-            runnerOptions.threads = threads == 0 ? 1 : threads;
-            runnerOptions.trace = m.trace;
-            // Shard position+1 of (job count) is exactly this job.
-            runnerOptions.shard = Shard{static_cast<int>(position) + 1, static_cast<int>(jobs.size())};
-            auto rerunResult = Runner(runnerOptions).run(*experiment);
-            if (!rerunResult)
-                return failWith(rerunResult.error());
-            const RunResult &folderRun = folder->result.points[static_cast<std::size_t>(job.point)].runs[static_cast<std::size_t>(job.run)];
-            const RunResult &rerunRun = rerunResult->points[static_cast<std::size_t>(job.point)].runs[static_cast<std::size_t>(job.run)];
-            auto rep = inFolderOrder(folderRun, rerunRun, rerunRun.repetitions[static_cast<std::size_t>(job.repetition)]);
-            if (!rep)
-                return failWith(rep.error());
-            const ExperimentResult mine = keepJobs(folder->result, position, position + 1);
-            const ExperimentResult theirs = keepJobs(folder->result, position, position + 1, position, &*rep);
-            const ExperimentResult earlier = keepJobs(folder->result, 0, position);
-            std::string jobText = "job " + std::to_string(position) + " (";
-            if (folder->experiment.sweep)
-                jobText += "sweep point " + std::to_string(job.point) + ", ";
-            jobText += "run \"" + folderRun.label + "\", repetition " + std::to_string(job.repetition) + ")";
-            const Experiment &e = folder->experiment;
-            if (auto s = compareRows(dir, names[0], fileLines[0], dataRows(metricsCsv(e, earlier)), metricsCsv(e, mine),
-                                     metricsCsv(e, theirs), jobText, compared[0]);
-                !s)
-                return failWith(s.error());
-            if (auto s = compareRows(dir, names[1], fileLines[1], dataRows(epsilonPerAgentCsv(e, earlier)),
-                                     epsilonPerAgentCsv(e, mine), epsilonPerAgentCsv(e, theirs), jobText, compared[1]);
-                !s)
-                return failWith(s.error());
-            if (m.trace)
-                if (auto s = compareRows(dir, names[2], fileLines[2], dataRows(traceCsv(e, earlier)), traceCsv(e, mine),
-                                         traceCsv(e, theirs), jobText, compared[2]);
-                    !s)
-                    return failWith(s.error());
-            positions += (positions.empty() ? "" : ", ") + std::to_string(position);
-        }
-        std::cout << dir << ": rerun of " << chosen.size() << " of " << m.jobs.size() << " jobs (chosen by seed "
-                  << folder->experiment.seed << ": " << positions << "): their " << compared[0].rows << " metrics.csv, "
-                  << compared[1].rows << " epsilon_per_agent.csv" << (m.trace ? ", " + std::to_string(compared[2].rows) + " trace.csv" : "")
-                  << " rows are identical byte for byte\n";
+}
+
+/** The files a rerun compares: metrics.csv, epsilon_per_agent.csv and (with a trace) trace.csv. */
+constexpr int kRerunFiles = 3;
+const char *const kRerunFileNames[kRerunFiles] = {"metrics.csv", "epsilon_per_agent.csv", "trace.csv"};
+
+/** Reruns the job at `position` alone and compares its rows of every file with the folder's. */
+Status rerunJob(const std::string &dir, const ResultsManifest &m, const ResultsFolder &folder,
+                const Experiment &experiment, std::size_t position, int threads,
+                const std::vector<std::string> (&fileLines)[kRerunFiles], Compared (&compared)[kRerunFiles])
+{
+    const std::vector<JobKey> &jobs = folder.result.jobs;
+    const JobKey &job = jobs[position];
+    RunnerOptions runnerOptions;
+    runnerOptions.threads = threads == 0 ? 1 : threads;
+    runnerOptions.trace = m.trace;
+    // Shard position+1 of (job count) is exactly this job.
+    runnerOptions.shard = Shard{static_cast<int>(position) + 1, static_cast<int>(jobs.size())};
+    auto rerunResult = Runner(runnerOptions).run(experiment);
+    if (!rerunResult)
+        return rerunResult.error();
+    const RunResult &folderRun = folder.result.points[static_cast<std::size_t>(job.point)].runs[static_cast<std::size_t>(job.run)];
+    const RunResult &rerunRun = rerunResult->points[static_cast<std::size_t>(job.point)].runs[static_cast<std::size_t>(job.run)];
+    auto rep = inFolderOrder(folderRun, rerunRun, rerunRun.repetitions[static_cast<std::size_t>(job.repetition)]);
+    if (!rep)
+        return rep.error();
+    const ExperimentResult mine = keepJobs(folder.result, position, position + 1);
+    const ExperimentResult theirs = keepJobs(folder.result, position, position + 1, position, &*rep);
+    const ExperimentResult earlier = keepJobs(folder.result, 0, position);
+    std::string jobText = "job " + std::to_string(position) + " (";
+    if (folder.experiment.sweep)
+        jobText += "sweep point " + std::to_string(job.point) + ", ";
+    jobText += "run \"" + folderRun.label + "\", repetition " + std::to_string(job.repetition) + ")";
+    const Experiment &e = folder.experiment;
+    using Writer = std::string (*)(const Experiment &, const ExperimentResult &);
+    const Writer writers[kRerunFiles] = {metricsCsv, epsilonPerAgentCsv, traceCsv};
+    for (int f = 0; f < (m.trace ? 3 : 2); ++f)
+        if (auto s = compareRows(dir, kRerunFileNames[f], fileLines[f], dataRows(writers[f](e, earlier)),
+                                 writers[f](e, mine), writers[f](e, theirs), jobText, compared[f]);
+            !s)
+            return s.error();
+    return {};
+}
+
+/** --rerun K: K jobs chosen by the experiment's seed, rerun and compared byte for byte. */
+Status rerunJobs(const std::string &dir, const ResultsManifest &m, long long rerun, int threads)
+{
+    auto folder = readResultsFolder(dir);
+    if (!folder)
+        return folder.error();
+    auto experiment = loadFolderExperiment(*folder);
+    if (!experiment)
+        return experiment.error();
+    const std::vector<std::size_t> chosen = chooseRerunJobs(folder->experiment.seed, m.jobs, static_cast<std::size_t>(rerun));
+    std::vector<std::string> fileLines[kRerunFiles];
+    for (int f = 0; f < (m.trace ? 3 : 2); ++f) {
+        auto text = readFile((fs::path(dir) / kRerunFileNames[f]).string(), UINT64_MAX);
+        if (!text)
+            return text.error();
+        fileLines[f] = lines(*text);
     }
-    return m.hasDigests() ? Success : InvalidInput;
+    Compared compared[kRerunFiles];
+    std::string positions;
+    for (std::size_t position : chosen) {
+        if (auto s = rerunJob(dir, m, *folder, *experiment, position, threads, fileLines, compared); !s)
+            return s.error();
+        positions += (positions.empty() ? "" : ", ") + std::to_string(position);
+    }
+    std::cout << dir << ": rerun of " << chosen.size() << " of " << m.jobs.size() << " jobs (chosen by seed "
+              << folder->experiment.seed << ": " << positions << "): their " << compared[0].rows << " metrics.csv, "
+              << compared[1].rows << " epsilon_per_agent.csv" << (m.trace ? ", " + std::to_string(compared[2].rows) + " trace.csv" : "")
+              << " rows are identical byte for byte\n";
+    return {};
+}
+
+} // namespace
+
+int commandVerify(int argc, char **argv)
+{
+    auto args = parseArgs(argc, argv, 2, {}, {"--rerun", "--threads", "--max-memory"});
+    if (!args)
+        return inputError(args.error().toString() + "\nusage:\n" + std::string(kVerifyUsage));
+    if (args->positional.size() != 1)
+        return inputError("verify takes one results folder\nusage:\n" + std::string(kVerifyUsage));
+    long long rerun = 0;
+    if (args->has("--rerun")) {
+        auto k = parseInteger(args->value("--rerun"), "--rerun", 1);
+        if (!k)
+            return reportError(k.error());
+        rerun = *k;
+    }
+    auto threads = threadsOption(*args);
+    if (!threads)
+        return reportError(threads.error());
+    if (args->has("--max-memory")) {
+        auto bytes = parseByteSize(args->value("--max-memory"), "--max-memory");
+        if (!bytes)
+            return reportError(bytes.error());
+        ResourceLimits::setDefaultMemoryLimit(*bytes);
+    }
+
+    const std::string dir = args->positional[0];
+    // The digests first, without parsing the files (so any size is checked); the rerun reads them.
+    auto manifest = readVerifiedManifest(dir);
+    if (!manifest)
+        return reportError(manifest.error());
+    printIntegrity(dir, *manifest);
+    if (rerun > 0)
+        if (auto s = rerunJobs(dir, *manifest, rerun, *threads); !s)
+            return reportError(s.error());
+    return manifest->hasDigests() ? Success : InvalidInput;
 }
 
 } // namespace dplab::cli

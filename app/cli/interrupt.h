@@ -25,4 +25,14 @@ void installInterruptHandling();
 /** The folder to abandon on a signal (nullptr: none). The folder must outlive the target. */
 void setInterruptTarget(OutputFolder *folder);
 
+/** Points the SIGINT/SIGTERM watcher at a folder for as long as it lives. */
+class InterruptTarget
+{
+public:
+    explicit InterruptTarget(OutputFolder *folder) { setInterruptTarget(folder); }
+    ~InterruptTarget() { setInterruptTarget(nullptr); }
+    InterruptTarget(const InterruptTarget &) = delete;
+    InterruptTarget &operator=(const InterruptTarget &) = delete;
+};
+
 } // namespace dplab::cli

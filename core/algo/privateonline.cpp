@@ -175,7 +175,18 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
     mClip = paramReal(ctx.params, "clip");
     mG = mClip > 0.0 ? mClip : paramReal(ctx.params, "lipschitz");
 
-    // Gossip: spectrum, θ, and the number of steps of eq. (7)/(10).
+    if (auto s = setUpBlocks(ctx); !s)
+        return s;
+    if (auto s = setUpStepSize(ctx); !s)
+        return s;
+    setUpPrivacy(ctx);
+    resetState(ctx);
+    return {};
+}
+
+/** Gossip: spectrum, θ, the number of steps of eq. (7)/(10) and the block length. */
+Status BlockedPrivateLearner::setUpBlocks(const RunContext &ctx)
+{
     for (auto &w : checkGossipMatrix(ctx.W))
         mWarnings.push_back(w);
     mSpectrum = gossipSpectrum(ctx.W);
@@ -219,8 +230,13 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
         mWarnings.push_back("T = " + std::to_string(mHorizon) + " is not a multiple of L = " + std::to_string(mBlock)
                             + ": the last " + std::to_string(mHorizon - mFullBlocks * mBlock)
                             + " rounds keep the last decision and their gradients are unused");
+    return {};
+}
 
-    // h: Corollaries 3.7 / 3.8 (PD-FTGL), 3.10 / 3.11 (PD-OCG; Appendix I's √(15LT)·G/R).
+/** h: Corollaries 3.7 / 3.8 (PD-FTGL), 3.10 / 3.11 (PD-OCG; Appendix I's √(15LT)·G/R). */
+Status BlockedPrivateLearner::setUpStepSize(const RunContext &ctx)
+{
+    const double T = static_cast<double>(mHorizon);
     const double L = static_cast<double>(mBlock);
     double hTheory;
     if (mAlpha > 0.0)
@@ -232,8 +248,14 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
     mH = paramReal(ctx.params, "h_scale") * hTheory;
     if (!(mH > 0.0))
         return Error::invalid("params.h_scale", "h must be > 0 (G, R and h_scale must be > 0)");
+    return {};
+}
 
-    // Privacy: one tree per learner, Laplace scale of Theorems 3.6 / 3.9.
+/** Privacy: one tree per learner, Laplace scale of Theorems 3.6 / 3.9, and the accountant. */
+void BlockedPrivateLearner::setUpPrivacy(const RunContext &ctx)
+{
+    const double T = static_cast<double>(mHorizon);
+    const double L = static_cast<double>(mBlock);
     const bool noise = paramBool(ctx.privacy, "noise");
     const double epsilon = paramReal(ctx.privacy, "epsilon");
     mNoiseScale = noise ? treeNoiseScale(mD, mG, mAlpha, mR, mHorizon, epsilon) : 0.0;
@@ -269,8 +291,11 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
     if (mClip <= 0.0)
         mWarnings.push_back("clip = 0: the privacy guarantee assumes ‖∇f‖ ≤ G = " + formatValue(mG)
                             + " without enforcing it");
+}
 
-    // State: x_i(1) = 0 (Algorithm 1 line 2; the run's init is not used).
+/** State: x_i(1) = 0 (Algorithm 1 line 2; the run's init is not used). */
+void BlockedPrivateLearner::resetState(const RunContext &ctx)
+{
     mX = Eigen::MatrixXd::Zero(mN, mD);
     mY = mX;
     mGrad = mX;
@@ -287,7 +312,6 @@ Status BlockedPrivateLearner::reset(const RunContext &ctx)
     mIteration = 0;
     mBits = 0;
     mMessages.clear();
-    return {};
 }
 
 void BlockedPrivateLearner::step()

@@ -91,6 +91,11 @@ public:
     const PrivateSum &tree(int i) const { return mTrees[i]; }
 
 private:
+    // reset's steps, in order
+    Status setUpBlocks(const RunContext &ctx);
+    Status setUpStepSize(const RunContext &ctx);
+    void setUpPrivacy(const RunContext &ctx);
+    void resetState(const RunContext &ctx);
     void endOfBlock(long long z);
     void frankWolfeStep(long long z);
 

@@ -507,184 +507,237 @@ Status checkBeforeWeights(const Experiment &e, std::size_t runs, const ResolveOp
     return checkResources(early, options.limits);
 }
 
+/** The document's shape and header: an object of known keys, no sweep inside a sweep point, the
+ *  format and version this DPLab reads. */
+Status checkHeader(const Json &doc, bool isPoint)
+{
+    if (!doc.is_object())
+        return Error::invalid("", "an experiment file must be a JSON object");
+    if (auto s = checkKeys(doc, {"format", "version", "name", "description", "seed", "iterations", "repetitions",
+                                 "record_every", "common_random_numbers", "metrics", "graph", "problem", "runs",
+                                 "sweep", "eavesdropper", "presentation"},
+                           "");
+        !s)
+        return s.error();
+    if (isPoint && doc.contains("sweep"))
+        return Error::invalid("sweep", "a sweep point cannot contain another sweep");
+    auto format = readString(doc, "format", "", kExperimentFormat);
+    if (!format)
+        return format.error();
+    if (*format != kExperimentFormat)
+        return Error::invalid("format", std::string("must be \"") + kExperimentFormat + "\"");
+    auto version = readInteger(doc, "version", "", kExperimentVersion, 1, 1000);
+    if (!version)
+        return version.error();
+    if (*version != kExperimentVersion)
+        return Error::unsupported("version", "this DPLab reads version " + std::to_string(kExperimentVersion)
+                                                 + " files, not " + std::to_string(*version));
+    return {};
+}
+
+/** The experiment's settings: name, description, seed, iterations, repetitions, recording
+ *  cadence, common random numbers and opt-in metrics. */
+Status parseSettings(const Json &doc, Experiment &e)
+{
+    auto name = readString(doc, "name", "", "Untitled experiment");
+    if (!name)
+        return name.error();
+    e.name = *name;
+    auto description = readString(doc, "description", "", "");
+    if (!description)
+        return description.error();
+    e.description = *description;
+    if (doc.contains("seed")) {
+        const Json &s = doc.at("seed");
+        if (!s.is_number_integer() || (s.is_number_integer() && !s.is_number_unsigned() && s.get<long long>() < 0))
+            return Error::invalid("seed", "must be a whole number ≥ 0");
+        e.seed = s.get<std::uint64_t>();
+    }
+    auto iterations = readInteger(doc, "iterations", "", 100, 1, 100000000);
+    if (!iterations)
+        return iterations.error();
+    e.iterations = *iterations;
+    auto repetitions = readInteger(doc, "repetitions", "", 1, 1, 100000);
+    if (!repetitions)
+        return repetitions.error();
+    e.repetitions = static_cast<int>(*repetitions);
+    // Absent record_every: the default cadence, at most kDefaultRecordedPoints recorded
+    // iterations per run (uniform stride; record_every 1 asks for every iteration).
+    const long long defaultRecordEvery =
+        std::max(1LL, (e.iterations + kDefaultRecordedPoints - 1) / kDefaultRecordedPoints);
+    auto recordEvery = readInteger(doc, "record_every", "", defaultRecordEvery, 1, 100000000);
+    if (!recordEvery)
+        return recordEvery.error();
+    e.recordEvery = *recordEvery;
+    auto crn = readBool(doc, "common_random_numbers", "", true);
+    if (!crn)
+        return crn.error();
+    e.commonRandomNumbers = *crn;
+    if (doc.contains("metrics")) {
+        const Json &m = doc.at("metrics");
+        if (!m.is_array())
+            return Error::invalid("metrics", "must be a list of opt-in metric names");
+        for (std::size_t k = 0; k < m.size(); ++k) {
+            if (!m[k].is_string() || !isOptInMetric(m[k].get<std::string>()))
+                return Error::invalid(indexPath("metrics", k), "unknown opt-in metric (known: residual)");
+            e.extraMetrics.push_back(m[k].get<std::string>());
+        }
+    }
+    return {};
+}
+
+/** The graph and the problem on it. */
+Status parseGraphAndProblem(const Json &doc, const std::string &baseDir, Experiment &e)
+{
+    if (!doc.contains("graph"))
+        return Error::invalid("graph", "is required");
+    auto graph = parseGraph(doc.at("graph"), e.graphJson);
+    if (!graph)
+        return graph.error();
+    e.graph = std::move(graph.value());
+
+    if (!doc.contains("problem"))
+        return Error::invalid("problem", "is required");
+    e.problemJson = doc.at("problem");
+    auto problem = resolveProblem(e.problemJson, e.graph.nodeCount(), "problem", baseDir);
+    if (!problem)
+        return problem.error();
+    e.problemSpec = std::move(problem.value());
+    return {};
+}
+
+/** The runs, after the early resource check; returns their resolved JSON. */
+Result<Json> parseRuns(const Json &doc, Experiment &e, const ResolveOptions &options)
+{
+    if (!doc.contains("runs") || !doc.at("runs").is_array() || doc.at("runs").empty())
+        return Error::invalid("runs", "must be a non-empty list of runs");
+    if (auto s = checkBeforeWeights(e, doc.at("runs").size(), options); !s)
+        return s.error();
+    const Json graphWeights = doc.at("graph").value("weights", Json());
+    std::set<std::string> labels;
+    Json runs = Json::array();
+    for (std::size_t k = 0; k < doc.at("runs").size(); ++k) {
+        auto run = parseRun(doc.at("runs")[k], k, e, graphWeights);
+        if (!run)
+            return run.error();
+        if (!labels.insert(run->label).second)
+            return Error::invalid(joinPath(indexPath("runs", k), "label"), "duplicate label \"" + run->label + "\"");
+        runs.push_back(runToJson(*run, doc.at("runs")[k].contains("weights")));
+        e.runs.push_back(std::move(run.value()));
+    }
+    return runs;
+}
+
+/** The sweep, when there is one: its parameter must address something in the document now, so
+ *  that a typo is reported at validation. */
+Status parseSweep(const Json &doc, Experiment &e)
+{
+    if (!doc.contains("sweep"))
+        return {};
+    const Json &s = doc.at("sweep");
+    if (!s.is_object())
+        return Error::invalid("sweep", "must be an object {\"parameter\": ..., \"values\": [...]}");
+    if (auto st = checkKeys(s, {"parameter", "values"}, "sweep"); !st)
+        return st.error();
+    if (!s.contains("parameter"))
+        return Error::invalid("sweep.parameter", "is required (a path such as \"runs[*].privacy.noise_y\")");
+    auto sweepParameter = sweepParameterFromJson(s.at("parameter"));
+    if (!sweepParameter)
+        return sweepParameter.error();
+    if (!s.contains("values") || !s.at("values").is_array() || s.at("values").empty())
+        return Error::invalid("sweep.values", "must be a non-empty list");
+    if (s.at("values").size() > kMaxSweepValues)
+        return Error::invalid("sweep.values", "has " + std::to_string(s.at("values").size())
+                                                  + " values; at most " + std::to_string(kMaxSweepValues)
+                                                  + " (each value is a whole experiment)");
+    SweepSpec sweep{*sweepParameter, {}};
+    for (const std::string &parameter : sweepPaths(sweep))
+        if (parameter == "sweep" || parameter.rfind("sweep.", 0) == 0 || parameter.rfind("sweep[", 0) == 0)
+            return Error::invalid("sweep.parameter", "cannot address the sweep itself");
+    for (const auto &v : s.at("values"))
+        sweep.values.push_back(v);
+    // Check the path addresses something now, so a typo is reported at validation; a grid's
+    // values must each have one entry per path.
+    Json probe = doc;
+    probe.erase("sweep");
+    if (auto st = applySweepValue(probe, sweep, sweep.values.front()); !st)
+        return st.error();
+    const std::size_t paths = sweepPaths(sweep).size();
+    for (std::size_t i = 0; paths > 1 && i < sweep.values.size(); ++i)
+        if (!sweep.values[i].is_array() || sweep.values[i].size() != paths)
+            return Error::invalid(indexPath("sweep.values", i), "a grid's value must be a list of " + std::to_string(paths)
+                                                                    + " values, one per parameter");
+    e.sweep = std::move(sweep);
+    return {};
+}
+
+/** The resolved document of everything parsed so far (the teaching keys come after). */
+Json resolvedDocument(const Json &doc, const Experiment &e, const Json &runs)
+{
+    Json resolved{{"format", kExperimentFormat},
+                  {"version", kExperimentVersion},
+                  {"name", e.name},
+                  {"seed", e.seed},
+                  {"iterations", e.iterations},
+                  {"repetitions", e.repetitions},
+                  {"common_random_numbers", e.commonRandomNumbers},
+                  {"graph", e.graphJson},
+                  {"problem", e.problemJson},
+                  {"runs", runs}};
+    // An absent record_every stays absent: the default cadence follows the iterations (of
+    // a sweep point, an --iterations override, an edit in the window).
+    if (doc.contains("record_every"))
+        resolved["record_every"] = e.recordEvery;
+    if (!e.description.empty())
+        resolved["description"] = e.description;
+    if (!e.extraMetrics.empty())
+        resolved["metrics"] = e.extraMetrics;
+    if (e.sweep)
+        resolved["sweep"] = Json{{"parameter", sweepParameterJson(*e.sweep)}, {"values", e.sweep->values}};
+    return resolved;
+}
+
+/** Teaching keys (core/teaching): each parsed by its own function, added to `resolved`. */
+Status parseTeachingKeys(const Json &doc, Experiment &e, Json &resolved)
+{
+    if (doc.contains("eavesdropper")) {
+        auto spy = parseEavesdropper(doc.at("eavesdropper"), "eavesdropper", e.graph.nodeCount());
+        if (!spy)
+            return spy.error();
+        e.eavesdropper = *spy;
+        resolved["eavesdropper"] = eavesdropperToJson(*spy);
+    }
+    if (doc.contains("presentation")) {
+        auto presentation = parsePresentation(doc.at("presentation"), resolved);
+        if (!presentation)
+            return presentation.error();
+        e.presentation = *presentation;
+        resolved["presentation"] = presentationToJson(*presentation);
+    }
+    return {};
+}
+
 /** Resolves one experiment document: the base document (isPoint = false) or one sweep point's. */
 Result<Experiment> resolvePoint(const Json &doc, const std::string &baseDir, const ResolveOptions &options,
                                 bool isPoint)
 {
     try {
-        if (!doc.is_object())
-            return Error::invalid("", "an experiment file must be a JSON object");
-        if (auto s = checkKeys(doc, {"format", "version", "name", "description", "seed", "iterations", "repetitions",
-                                     "record_every", "common_random_numbers", "metrics", "graph", "problem", "runs",
-                                     "sweep", "eavesdropper", "presentation"},
-                               "");
-            !s)
+        if (auto s = checkHeader(doc, isPoint); !s)
             return s.error();
-        if (isPoint && doc.contains("sweep"))
-            return Error::invalid("sweep", "a sweep point cannot contain another sweep");
-        auto format = readString(doc, "format", "", kExperimentFormat);
-        if (!format)
-            return format.error();
-        if (*format != kExperimentFormat)
-            return Error::invalid("format", std::string("must be \"") + kExperimentFormat + "\"");
-        auto version = readInteger(doc, "version", "", kExperimentVersion, 1, 1000);
-        if (!version)
-            return version.error();
-        if (*version != kExperimentVersion)
-            return Error::unsupported("version", "this DPLab reads version " + std::to_string(kExperimentVersion)
-                                                     + " files, not " + std::to_string(*version));
         Experiment e;
         e.baseDir = baseDir;
-        auto name = readString(doc, "name", "", "Untitled experiment");
-        if (!name)
-            return name.error();
-        e.name = *name;
-        auto description = readString(doc, "description", "", "");
-        if (!description)
-            return description.error();
-        e.description = *description;
-        if (doc.contains("seed")) {
-            const Json &s = doc.at("seed");
-            if (!s.is_number_integer() || (s.is_number_integer() && !s.is_number_unsigned() && s.get<long long>() < 0))
-                return Error::invalid("seed", "must be a whole number ≥ 0");
-            e.seed = s.get<std::uint64_t>();
-        }
-        auto iterations = readInteger(doc, "iterations", "", 100, 1, 100000000);
-        if (!iterations)
-            return iterations.error();
-        e.iterations = *iterations;
-        auto repetitions = readInteger(doc, "repetitions", "", 1, 1, 100000);
-        if (!repetitions)
-            return repetitions.error();
-        e.repetitions = static_cast<int>(*repetitions);
-        // Absent record_every: the default cadence, at most kDefaultRecordedPoints recorded
-        // iterations per run (uniform stride; record_every 1 asks for every iteration).
-        const long long defaultRecordEvery =
-            std::max(1LL, (e.iterations + kDefaultRecordedPoints - 1) / kDefaultRecordedPoints);
-        auto recordEvery = readInteger(doc, "record_every", "", defaultRecordEvery, 1, 100000000);
-        if (!recordEvery)
-            return recordEvery.error();
-        e.recordEvery = *recordEvery;
-        auto crn = readBool(doc, "common_random_numbers", "", true);
-        if (!crn)
-            return crn.error();
-        e.commonRandomNumbers = *crn;
-        if (doc.contains("metrics")) {
-            const Json &m = doc.at("metrics");
-            if (!m.is_array())
-                return Error::invalid("metrics", "must be a list of opt-in metric names");
-            for (std::size_t k = 0; k < m.size(); ++k) {
-                if (!m[k].is_string() || !isOptInMetric(m[k].get<std::string>()))
-                    return Error::invalid(indexPath("metrics", k), "unknown opt-in metric (known: residual)");
-                e.extraMetrics.push_back(m[k].get<std::string>());
-            }
-        }
-
-        if (!doc.contains("graph"))
-            return Error::invalid("graph", "is required");
-        auto graph = parseGraph(doc.at("graph"), e.graphJson);
-        if (!graph)
-            return graph.error();
-        e.graph = std::move(graph.value());
-
-        if (!doc.contains("problem"))
-            return Error::invalid("problem", "is required");
-        e.problemJson = doc.at("problem");
-        auto problem = resolveProblem(e.problemJson, e.graph.nodeCount(), "problem", baseDir);
-        if (!problem)
-            return problem.error();
-        e.problemSpec = std::move(problem.value());
-
-        if (!doc.contains("runs") || !doc.at("runs").is_array() || doc.at("runs").empty())
-            return Error::invalid("runs", "must be a non-empty list of runs");
-        if (auto s = checkBeforeWeights(e, doc.at("runs").size(), options); !s)
+        if (auto s = parseSettings(doc, e); !s)
             return s.error();
-        const Json graphWeights = doc.at("graph").value("weights", Json());
-        std::set<std::string> labels;
-        Json runs = Json::array();
-        for (std::size_t k = 0; k < doc.at("runs").size(); ++k) {
-            auto run = parseRun(doc.at("runs")[k], k, e, graphWeights);
-            if (!run)
-                return run.error();
-            if (!labels.insert(run->label).second)
-                return Error::invalid(joinPath(indexPath("runs", k), "label"), "duplicate label \"" + run->label + "\"");
-            runs.push_back(runToJson(*run, doc.at("runs")[k].contains("weights")));
-            e.runs.push_back(std::move(run.value()));
-        }
-
-        if (doc.contains("sweep")) {
-            const Json &s = doc.at("sweep");
-            if (!s.is_object())
-                return Error::invalid("sweep", "must be an object {\"parameter\": ..., \"values\": [...]}");
-            if (auto st = checkKeys(s, {"parameter", "values"}, "sweep"); !st)
-                return st.error();
-            if (!s.contains("parameter"))
-                return Error::invalid("sweep.parameter", "is required (a path such as \"runs[*].privacy.noise_y\")");
-            auto sweepParameter = sweepParameterFromJson(s.at("parameter"));
-            if (!sweepParameter)
-                return sweepParameter.error();
-            if (!s.contains("values") || !s.at("values").is_array() || s.at("values").empty())
-                return Error::invalid("sweep.values", "must be a non-empty list");
-            if (s.at("values").size() > kMaxSweepValues)
-                return Error::invalid("sweep.values", "has " + std::to_string(s.at("values").size())
-                                                          + " values; at most " + std::to_string(kMaxSweepValues)
-                                                          + " (each value is a whole experiment)");
-            SweepSpec sweep{*sweepParameter, {}};
-            for (const std::string &parameter : sweepPaths(sweep))
-                if (parameter == "sweep" || parameter.rfind("sweep.", 0) == 0 || parameter.rfind("sweep[", 0) == 0)
-                    return Error::invalid("sweep.parameter", "cannot address the sweep itself");
-            for (const auto &v : s.at("values"))
-                sweep.values.push_back(v);
-            // Check the path addresses something now, so a typo is reported at validation; a
-            // grid's values must each have one entry per path.
-            Json probe = doc;
-            probe.erase("sweep");
-            if (auto st = applySweepValue(probe, sweep, sweep.values.front()); !st)
-                return st.error();
-            if (isGridSweep(sweep))
-                for (std::size_t i = 0; i < sweep.values.size(); ++i)
-                    if (!sweep.values[i].is_array() || sweep.values[i].size() != sweepPaths(sweep).size())
-                        return Error::invalid(indexPath("sweep.values", i),
-                                              "a grid's value must be a list of " + std::to_string(sweepPaths(sweep).size())
-                                                  + " values, one per parameter");
-            e.sweep = std::move(sweep);
-        }
-
-        Json resolved{{"format", kExperimentFormat},
-                      {"version", kExperimentVersion},
-                      {"name", e.name},
-                      {"seed", e.seed},
-                      {"iterations", e.iterations},
-                      {"repetitions", e.repetitions},
-                      {"common_random_numbers", e.commonRandomNumbers},
-                      {"graph", e.graphJson},
-                      {"problem", e.problemJson},
-                      {"runs", runs}};
-        // An absent record_every stays absent: the default cadence follows the iterations (of
-        // a sweep point, an --iterations override, an edit in the window).
-        if (doc.contains("record_every"))
-            resolved["record_every"] = e.recordEvery;
-        if (!e.description.empty())
-            resolved["description"] = e.description;
-        if (!e.extraMetrics.empty())
-            resolved["metrics"] = e.extraMetrics;
-        if (e.sweep)
-            resolved["sweep"] = Json{{"parameter", sweepParameterJson(*e.sweep)}, {"values", e.sweep->values}};
-        // Teaching keys (core/teaching): each parsed by its own function.
-        if (doc.contains("eavesdropper")) {
-            auto spy = parseEavesdropper(doc.at("eavesdropper"), "eavesdropper", e.graph.nodeCount());
-            if (!spy)
-                return spy.error();
-            e.eavesdropper = *spy;
-            resolved["eavesdropper"] = eavesdropperToJson(*spy);
-        }
-        if (doc.contains("presentation")) {
-            auto presentation = parsePresentation(doc.at("presentation"), resolved);
-            if (!presentation)
-                return presentation.error();
-            e.presentation = *presentation;
-            resolved["presentation"] = presentationToJson(*presentation);
-        }
+        if (auto s = parseGraphAndProblem(doc, baseDir, e); !s)
+            return s.error();
+        auto runs = parseRuns(doc, e, options);
+        if (!runs)
+            return runs.error();
+        if (auto s = parseSweep(doc, e); !s)
+            return s.error();
+        Json resolved = resolvedDocument(doc, e, *runs);
+        if (auto s = parseTeachingKeys(doc, e, resolved); !s)
+            return s.error();
         e.resolved = std::move(resolved);
         e.resources = estimateResources(e, options);
         return e;

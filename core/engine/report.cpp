@@ -338,21 +338,10 @@ std::string textHtml(const std::vector<ReportText> &runs)
     return out;
 }
 
-} // namespace
-
-std::string ReportBlock::plainText() const
-{
-    std::string out;
-    for (const ReportText &run : text)
-        out += run.text;
-    return out;
-}
-
-std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const ExperimentResult &result, const ReportInfo &info)
+/** Title and the experiment in one paragraph (DPLab version, date, seed, sizes, sweep). */
+void headerSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ReportInfo &info)
 {
     using Kind = ReportBlock::Kind;
-    using Style = ReportBlock::Style;
-    std::vector<ReportBlock> blocks;
     const std::string version = info.version.empty() ? std::string(dplabVersion()) : info.version;
     const std::string title = experiment.name.empty() ? std::string("DPLab experiment") : experiment.name;
     blocks.push_back(textBlock(Kind::Title, title));
@@ -366,8 +355,12 @@ std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const Experi
     blocks.push_back(textBlock(Kind::Paragraph, header + "."));
     if (!experiment.description.empty())
         blocks.push_back(textBlock(Kind::Paragraph, experiment.description));
+}
 
-    // --- graph ---
+/** The graph: its picture, facts, and the weight matrices the runs use. */
+void graphSection(std::vector<ReportBlock> &blocks, const Experiment &experiment)
+{
+    using Kind = ReportBlock::Kind;
     const Graph &g = experiment.graph;
     const Connectivity conn = analyseConnectivity(g);
     blocks.push_back(textBlock(Kind::Heading, "Graph"));
@@ -406,8 +399,12 @@ std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const Experi
             weights.push_back(weightFactsRow(who, "C (column): " + schemeText(run.weights.value("column", Json())), run.C));
     }
     blocks.push_back(tableBlock({"runs", "matrix · scheme", "properties", "σ₂", "spectral gap", "ρ"}, weights));
+}
 
-    // --- problem ---
+/** The problem's settings and what it says of itself, and the reference optimum. */
+void problemSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ExperimentResult &result)
+{
+    using Kind = ReportBlock::Kind;
     blocks.push_back(textBlock(Kind::Heading, "Problem and data"));
     std::vector<Row> problem;
     const Json described = experiment.problem ? experiment.problem->describe() : Json::object();
@@ -429,49 +426,63 @@ std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const Experi
                                                         + formatSignificant(ref.value, 8) + ", ‖∇F(x*)‖ = "
                                                         + formatSignificant(ref.gradientNorm, 3) + "."));
     }
+}
 
-    // --- runs ---
+/** Run r: its algorithm, parameters and privacy guarantee (at the last sweep point: the one most
+ *  sweeps vary privacy over). */
+void runSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ExperimentResult &result,
+                std::size_t r)
+{
+    using Kind = ReportBlock::Kind;
+    using Style = ReportBlock::Style;
     const PointResult *lastPoint = result.points.empty() ? nullptr : &result.points.back();
-    for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
-        const RunSpec &run = experiment.runs[r];
-        const AlgorithmDescriptor &d = *run.algorithm;
-        blocks.push_back(textBlock(Kind::Heading, "Run " + std::to_string(r + 1) + ": " + run.label));
-        blocks.push_back(textBlock(Kind::Paragraph, {{"Algorithm "},
-                                                     {d.name, true},
-                                                     {" (" + d.id + ")" + (d.reference.empty() ? "" : ", " + d.reference) + "."}}));
-        std::vector<Row> params = paramRows(d.params, run.params, "params.");
-        for (Row &row : paramRows(d.privacyParams, run.privacy, "privacy."))
-            params.push_back(std::move(row));
-        params.push_back({"compressor", "", formatParamValue(run.compressor)});
-        params.push_back({"init", "", summarize(run.init)});
-        blocks.push_back(tableBlock({"key", "parameter", "value"}, params));
-        // Privacy statement of the run (last sweep point: the one most sweeps vary privacy over).
-        const RunResult *rr = lastPoint && r < lastPoint->runs.size() ? &lastPoint->runs[r] : nullptr;
-        std::string statement;
-        if (rr) {
-            auto facts = privacyFacts(experiment, static_cast<int>(r), *rr);
-            statement = facts ? privacyStatement(run.label, *facts)
-                              : "Run \"" + run.label + "\": the privacy facts could not be collected (" + facts.error().toString() + ").";
-        } else {
-            statement = "Run \"" + run.label + "\" produced no result, so there is no privacy statement.";
-        }
-        blocks.push_back(textBlock(Kind::Subheading, "Privacy guarantee"));
-        if (experiment.sweep && result.points.size() > 1)
-            blocks.push_back(textBlock(Kind::Paragraph, {{"At the last sweep value " + experiment.sweep->parameter + " = "
-                                                              + formatParamValue(lastPoint->value) + ".",
-                                                          false, true}}));
-        blocks.push_back(textBlock(Kind::Paragraph, {{statement}}, Style::Privacy));
+    const RunSpec &run = experiment.runs[r];
+    const AlgorithmDescriptor &d = *run.algorithm;
+    blocks.push_back(textBlock(Kind::Heading, "Run " + std::to_string(r + 1) + ": " + run.label));
+    blocks.push_back(textBlock(Kind::Paragraph, {{"Algorithm "},
+                                                 {d.name, true},
+                                                 {" (" + d.id + ")" + (d.reference.empty() ? "" : ", " + d.reference) + "."}}));
+    std::vector<Row> params = paramRows(d.params, run.params, "params.");
+    for (Row &row : paramRows(d.privacyParams, run.privacy, "privacy."))
+        params.push_back(std::move(row));
+    params.push_back({"compressor", "", formatParamValue(run.compressor)});
+    params.push_back({"init", "", summarize(run.init)});
+    blocks.push_back(tableBlock({"key", "parameter", "value"}, params));
+    // Privacy statement of the run (last sweep point: the one most sweeps vary privacy over).
+    const RunResult *rr = lastPoint && r < lastPoint->runs.size() ? &lastPoint->runs[r] : nullptr;
+    std::string statement;
+    if (rr) {
+        auto facts = privacyFacts(experiment, static_cast<int>(r), *rr);
+        statement = facts ? privacyStatement(run.label, *facts)
+                          : "Run \"" + run.label + "\": the privacy facts could not be collected (" + facts.error().toString() + ").";
+    } else {
+        statement = "Run \"" + run.label + "\" produced no result, so there is no privacy statement.";
     }
+    blocks.push_back(textBlock(Kind::Subheading, "Privacy guarantee"));
+    if (experiment.sweep && result.points.size() > 1)
+        blocks.push_back(textBlock(Kind::Paragraph, {{"At the last sweep value " + experiment.sweep->parameter + " = "
+                                                          + formatParamValue(lastPoint->value) + ".",
+                                                      false, true}}));
+    blocks.push_back(textBlock(Kind::Paragraph, {{statement}}, Style::Privacy));
+}
 
-    // --- plots ---
+/** Where the plots go (the pictures are drawn by the caller). */
+void plotsSection(std::vector<ReportBlock> &blocks)
+{
+    using Kind = ReportBlock::Kind;
     ReportBlock plots;
     plots.kind = Kind::Pictures;
     plots.group = "plots";
     plots.heading = "Plots";
     plots.note = "Mean over repetitions, with a band of ± one standard deviation when there are several.";
     blocks.push_back(plots);
+}
 
-    // --- final values ---
+/** Final values: mean ± standard deviation of the last recorded value, one column per run (one
+ *  row per point and run for a sweep). */
+void finalValuesSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ExperimentResult &result)
+{
+    using Kind = ReportBlock::Kind;
     const auto columns = metricColumns(result);
     auto cellText = [](const RunResult &run, const std::string &metric) {
         auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
@@ -515,8 +526,13 @@ std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const Experi
             }
         blocks.push_back(tableBlock(std::move(head), std::move(rows)));
     }
+}
 
-    // --- warnings ---
+/** The runs' warnings and divergences, once each. */
+void warningsSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ExperimentResult &result)
+{
+    using Kind = ReportBlock::Kind;
+    using Style = ReportBlock::Style;
     blocks.push_back(textBlock(Kind::Heading, "Warnings"));
     std::vector<std::string> warnings;
     for (const auto &p : result.points)
@@ -544,8 +560,12 @@ std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const Experi
             list.rows.push_back({w});
         blocks.push_back(std::move(list));
     }
+}
 
-    // --- reproduce ---
+/** How to reproduce: the resolved experiment file and the commands. */
+void reproduceSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ReportInfo &info)
+{
+    using Kind = ReportBlock::Kind;
     blocks.push_back(textBlock(Kind::Heading, "How to reproduce"));
     std::vector<ReportText> reproduce = {
         {"The resolved experiment (every default filled in, seed " + std::to_string(experiment.seed)
@@ -560,6 +580,30 @@ std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const Experi
     blocks.push_back(textBlock(Kind::Code, "dplab-cli run " + info.experimentFile + " --out results\ndplab-cli report "
                                                + info.experimentFile + " --out report"));
     blocks.push_back(textBlock(Kind::Paragraph, "or open it in the lab window (File ▸ Open) and press Run."));
+}
+
+} // namespace
+
+std::string ReportBlock::plainText() const
+{
+    std::string out;
+    for (const ReportText &run : text)
+        out += run.text;
+    return out;
+}
+
+std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const ExperimentResult &result, const ReportInfo &info)
+{
+    std::vector<ReportBlock> blocks;
+    headerSection(blocks, experiment, info);
+    graphSection(blocks, experiment);
+    problemSection(blocks, experiment, result);
+    for (std::size_t r = 0; r < experiment.runs.size(); ++r)
+        runSection(blocks, experiment, result, r);
+    plotsSection(blocks);
+    finalValuesSection(blocks, experiment, result);
+    warningsSection(blocks, experiment, result);
+    reproduceSection(blocks, experiment, info);
     return blocks;
 }
 

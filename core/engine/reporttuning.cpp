@@ -59,7 +59,7 @@ Result<std::vector<ReportBlock>> compareTunedBlocks(const Json &best)
         for (const auto &[index, label] : order) {
             const Json &r = best.at("runs").at(label);
             if (!r.value("comparable", true)) {
-                runs.rows.push_back({label, "not comparable: " + r.value("reason", std::string()), "", ""});
+                runs.rows.push_back({label, r.value("reason", std::string("not comparable")), "", ""});
                 continue;
             }
             if (!r.contains("value")) {

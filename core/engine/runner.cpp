@@ -6,10 +6,13 @@
 #include "dplab/engine/metrics.h"
 #include "teaching/probe.h"
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -158,6 +161,345 @@ double blowUpLimit(const Eigen::MatrixXd &x0, const std::optional<Reference> &re
     return 1e12 * scale;
 }
 
+/** The jobs this runner's shard runs, in the order of the job list (point, run, repetition). */
+struct JobPlan {
+    std::vector<Job> jobs;
+    std::vector<std::vector<int>> firstRepetition; ///< per point and run: the first repetition run here (-1: none)
+    long long iterations = 0;                      ///< of all the jobs, for the progress count
+};
+
+/** The reference optimum of point `e`'s problem, solved once per Problem object (points that share
+ *  a built problem share it); the solve's seconds go to the point that solved it. */
+const Result<Reference> &referenceOf(const Experiment &e, PointResult &pr,
+                                     std::map<const Problem *, std::pair<Result<Reference>, double>> &references)
+{
+    auto it = references.find(e.problem.get());
+    if (it == references.end()) {
+        const auto solveStarted = std::chrono::steady_clock::now();
+        Result<Reference> solved = solveReference(*e.problem);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStarted).count();
+        it = references.emplace(e.problem.get(), std::make_pair(std::move(solved), seconds)).first;
+        pr.referenceSeconds = seconds;
+    }
+    return it->second.first;
+}
+
+/** Sharding: lays the result out (points, their runs, repetitions marked skipped where another
+ *  shard or another selection runs them, references where a job runs) and lists the jobs that run
+ *  here. */
+JobPlan planJobs(const std::vector<PointJobs> &pointJobs, const Shard &shard, ExperimentResult &result)
+{
+    auto selected = [&](std::size_t p, std::size_t r) {
+        const auto &runs = pointJobs[p].runs;
+        return runs.empty() || std::find(runs.begin(), runs.end(), static_cast<int>(r)) != runs.end();
+    };
+    result.shard = shard;
+    for (std::size_t p = 0; p < pointJobs.size(); ++p)
+        for (std::size_t r = 0; r < pointJobs[p].point->runs.size(); ++r)
+            if (selected(p, r))
+                for (int rep = 0; rep < pointJobs[p].point->repetitions; ++rep)
+                    result.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
+    JobPlan plan;
+    plan.firstRepetition.resize(pointJobs.size());
+    result.points.resize(pointJobs.size());
+    std::map<const Problem *, std::pair<Result<Reference>, double>> references;
+    std::size_t position = 0;
+    for (std::size_t p = 0; p < pointJobs.size(); ++p) {
+        const Experiment &e = *pointJobs[p].point;
+        PointResult &pr = result.points[p];
+        pr.value = pointJobs[p].value;
+        std::size_t pointJobCount = 0;
+        for (std::size_t r = 0; r < e.runs.size(); ++r)
+            pointJobCount += selected(p, r) ? static_cast<std::size_t>(e.repetitions) : 0;
+        bool anyHere = false;
+        for (std::size_t k = 0; k < pointJobCount && !anyHere; ++k)
+            anyHere = shard.contains(position + k);
+        // A point none of whose jobs run here needs no reference.
+        const Result<Reference> *reference = anyHere ? &referenceOf(e, pr, references) : nullptr;
+        if (reference && *reference)
+            pr.reference = reference->value();
+        pr.runs.resize(e.runs.size());
+        plan.firstRepetition[p].assign(e.runs.size(), -1);
+        for (std::size_t r = 0; r < e.runs.size(); ++r) {
+            pr.runs[r].label = e.runs[r].label;
+            pr.runs[r].algorithm = e.runs[r].algorithm->id;
+            pr.runs[r].repetitions.resize(e.repetitions);
+            if (!selected(p, r)) {
+                for (auto &rep : pr.runs[r].repetitions)
+                    rep.skipped = true;
+                continue;
+            }
+            if (reference && !*reference)
+                pr.runs[r].warnings.push_back("no reference optimum (" + reference->error().message
+                                              + "): distance_to_optimum and optimality_gap are not shown");
+            for (int rep = 0; rep < e.repetitions; ++rep, ++position) {
+                if (!shard.contains(position)) {
+                    pr.runs[r].repetitions[rep].skipped = true;
+                    continue;
+                }
+                if (plan.firstRepetition[p][r] < 0)
+                    plan.firstRepetition[p][r] = rep;
+                plan.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
+                plan.iterations += e.iterations;
+            }
+        }
+    }
+    return plan;
+}
+
+/** A job's recording: the metrics, ε and trace at the recorded iterations go into its repetition
+ *  result and, in batches, to the observer. */
+class Recorder
+{
+public:
+    Recorder(const Experiment &e, const Job &job, const Algorithm &algorithm, const std::vector<std::string> &names,
+             const std::optional<Reference> &reference, const TeachingProbe &probe, RepetitionResult &out,
+             const RunnerOptions &options, ObserverGate &gate)
+        : mAlgorithm(algorithm)
+        , mAccountant(algorithm.accountant())
+        , mNames(names)
+        , mProbe(probe)
+        , mOut(out)
+        , mOptions(options)
+        , mGate(gate)
+        , mTracker(*e.problem, reference ? &*reference : nullptr, names)
+        , mWantResidual(std::find(names.begin(), names.end(), metric::Residual) != names.end())
+        , mBatch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}, {}}
+    {
+        if (mAccountant)
+            for (const AlternativeBound &b : mAccountant->alternatives())
+                mBatch.alternativeNames.push_back(b.name);
+    }
+
+    MetricTracker &tracker() { return mTracker; }
+    MetricsBatch &batch() { return mBatch; }
+
+    /** Records the decisions after t iterations. */
+    void record(long long t)
+    {
+        const Eigen::MatrixXd &x = mAlgorithm.decisions();
+        mTracker.compute(x, t, mAlgorithm, mRow);
+        mProbe.fill(mNames, mRow);
+        mOut.iterations.push_back(t);
+        mOut.values.push_back(mRow);
+        mBatch.iterations.push_back(t);
+        mBatch.values.push_back(mRow);
+        if (mAccountant)
+            recordEpsilon();
+        if (mOptions.trace)
+            mOut.trace.push_back(x);
+        if (mWantResidual)
+            mIterates.push_back(x);
+        if (static_cast<int>(mBatch.iterations.size()) >= mOptions.batchSize)
+            flush();
+    }
+
+    /** Sends the batch recorded since the last one. */
+    void flush()
+    {
+        if (mBatch.iterations.empty())
+            return;
+        mGate.batch(mBatch);
+        mBatch.iterations.clear();
+        mBatch.values.clear();
+        mBatch.epsilonAgents.clear();
+        mBatch.epsilonAlternatives.clear();
+        mBatch.messages.clear();
+    }
+
+    /** Fills in the residual, which needs the last iterate: batches sent during the run carry NaN
+     *  for it; the stored result (what the writers and the final plots use) has the values. */
+    void finishResidual()
+    {
+        if (!mWantResidual || mIterates.empty())
+            return;
+        const auto series = residualSeries(mIterates);
+        const std::size_t col = std::find(mNames.begin(), mNames.end(), metric::Residual) - mNames.begin();
+        for (std::size_t k = 0; k < series.size(); ++k)
+            mOut.values[k][col] = series[k];
+    }
+
+private:
+    void recordEpsilon()
+    {
+        const Eigen::VectorXd &eps = mAccountant->epsilon();
+        std::vector<double> perAgent(eps.data(), eps.data() + eps.size());
+        mBatch.epsilonAgents.push_back(perAgent);
+        mOut.epsilonAgents.push_back(std::move(perAgent));
+        const std::vector<AlternativeBound> alternatives = mAccountant->alternatives();
+        if (alternatives.empty())
+            return;
+        std::vector<double> maxima;
+        for (const AlternativeBound &b : alternatives)
+            maxima.push_back(b.epsilon.size() > 0 ? b.epsilon.maxCoeff() : 0.0);
+        mBatch.epsilonAlternatives.push_back(maxima);
+        mOut.epsilonAlternatives.push_back(std::move(maxima));
+    }
+
+    const Algorithm &mAlgorithm;
+    const PrivacyAccountant *mAccountant;
+    const std::vector<std::string> &mNames;
+    const TeachingProbe &mProbe;
+    RepetitionResult &mOut;
+    const RunnerOptions &mOptions;
+    ObserverGate &mGate;
+    MetricTracker mTracker;
+    const bool mWantResidual;
+    MetricsBatch mBatch;
+    std::vector<double> mRow;
+    std::vector<Eigen::MatrixXd> mIterates;
+};
+
+/** What every job of one job list shares. */
+struct JobShared {
+    const std::vector<PointJobs> &points;
+    ExperimentResult &result;
+    const JobPlan &plan;
+    const RunnerOptions &options;
+    ObserverGate &gate;
+    RunControl *control;
+};
+
+/** The run's description, from the first repetition run here: metric names, accountant and its
+ *  alternative bounds, the attack, and the warnings (also sent to the observer). */
+void describeRun(RunResult &rr, const Job &job, const Algorithm &algorithm, const TeachingProbe &probe,
+                 const std::vector<std::string> &names, ObserverGate &gate)
+{
+    const PrivacyAccountant *accountant = algorithm.accountant();
+    rr.metricNames = names;
+    rr.accountant = accountant ? accountant->name() : "";
+    if (accountant)
+        for (const AlternativeBound &b : accountant->alternatives())
+            rr.alternativeBounds.push_back(b.name);
+    rr.attack = probe.description();
+    std::vector<std::string> warnings = algorithm.warnings();
+    if (!probe.warning().empty())
+        warnings.push_back(probe.warning());
+    for (const auto &w : warnings) {
+        rr.warnings.push_back(w);
+        StatusEvent ev{StatusEvent::Kind::Warning, job.point, job.run, 0, 0, w};
+        gate.status(ev);
+    }
+}
+
+/** The iterations of one job: steps the algorithm, recording every recordEvery iterations, until
+ *  the last iteration, a cancel or a blow-up (beyond `limit` or not finite). Returns the
+ *  iterations not yet counted in the progress. */
+long long iterate(const Experiment &e, const Job &job, Algorithm &algorithm, Recorder &recorder,
+                  TeachingProbe &probe, RepetitionResult &out, double limit, const JobShared &shared)
+{
+    long long ticket = 0;
+    long long sinceProgress = 0;
+    for (long long t = 0; t < e.iterations; ++t) {
+        if (shared.control) {
+            shared.control->waitIfPaused(ticket);
+            if (shared.control->isCancelled()) {
+                out.status = RunStatus::Cancelled;
+                break;
+            }
+        }
+        if (recorder.tracker().needsObserve())
+            recorder.tracker().observe(algorithm.decisions(), t);
+        algorithm.step();
+        if (probe.active())
+            probe.afterStep(t, algorithm, recorder.batch(), out);
+        const Eigen::MatrixXd &x = algorithm.decisions();
+        const bool finite = x.allFinite();
+        if (!finite || x.cwiseAbs().maxCoeff() > limit) {
+            out.status = RunStatus::Diverged;
+            out.divergedAt = t + 1;
+            if (finite)
+                recorder.record(t + 1);
+            shared.gate.status({StatusEvent::Kind::Diverged, job.point, job.run, job.repetition, t + 1,
+                                finite ? "decisions blew up" : "decisions became NaN/Inf"});
+            break;
+        }
+        if ((t + 1) % e.recordEvery == 0 || t + 1 == e.iterations)
+            recorder.record(t + 1);
+        if (++sinceProgress >= 100) {
+            shared.gate.progress(sinceProgress);
+            sinceProgress = 0;
+        }
+    }
+    return sinceProgress;
+}
+
+/** One job: (point, run, repetition) from the algorithm's reset to its last iteration. Returns the
+ *  error of a failed reset. */
+std::optional<Error> runJob(const JobShared &shared, const Job &job)
+{
+    const Experiment &e = *shared.points[job.point].point;
+    const RunSpec &spec = e.runs[job.run];
+    PointResult &pr = shared.result.points[job.point];
+    RunResult &rr = pr.runs[job.run];
+    RepetitionResult &out = rr.repetitions[job.repetition];
+    const auto started = std::chrono::steady_clock::now();
+    const RunContext ctx = makeRunContext(e, job.run, job.repetition);
+
+    std::unique_ptr<Algorithm> algorithm = spec.algorithm->create();
+    if (Status s = algorithm->reset(ctx); !s) {
+        Error err = s.error();
+        err.where = joinPath(indexPath("runs", job.run), err.where);
+        return err;
+    }
+    const PrivacyAccountant *accountant = algorithm->accountant();
+    const std::optional<Reference> &reference = pr.reference;
+    std::vector<std::string> names = applicableMetrics(*e.problem, reference.has_value(), accountant != nullptr,
+                                                       e.extraMetrics);
+    TeachingProbe probe(e, spec, ctx, job.repetition, shared.options.messages);
+    if (probe.active())
+        algorithm->setRecordMessages(true);
+    if (probe.attacks())
+        names.push_back(metric::AttackError); // last in the canonical order
+    if (job.repetition == shared.plan.firstRepetition[job.point][job.run])
+        describeRun(rr, job, *algorithm, probe, names, shared.gate);
+    shared.gate.status({StatusEvent::Kind::Started, job.point, job.run, job.repetition, 0, ""});
+
+    Recorder recorder(e, job, *algorithm, names, reference, probe, out, shared.options, shared.gate);
+    recorder.record(0);
+    const long long sinceProgress
+        = iterate(e, job, *algorithm, recorder, probe, out, blowUpLimit(ctx.x0, reference), shared);
+    recorder.finishResidual();
+    recorder.flush();
+    shared.gate.progress(sinceProgress);
+    if (accountant)
+        out.epsilonPerAgent = accountant->epsilon();
+    probe.finish(out);
+    out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (out.status == RunStatus::Cancelled)
+        shared.gate.status({StatusEvent::Kind::Cancelled, job.point, job.run, job.repetition, algorithm->iteration(), ""});
+    shared.gate.status({StatusEvent::Kind::Finished, job.point, job.run, job.repetition, algorithm->iteration(),
+                        runStatusName(out.status)});
+    return std::nullopt;
+}
+
+/** The worker pool: `work` on `threads` threads, each calling `onWorkerStart` first; fewer when
+ *  the system refuses a thread (the results do not depend on the count), none when one would do. */
+void runWorkers(int threads, const std::function<void()> &onWorkerStart, const std::function<void()> &work)
+{
+    auto startedWorker = [&] {
+        if (onWorkerStart)
+            onWorkerStart();
+        work();
+    };
+    if (threads == 1) {
+        startedWorker();
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (int i = 0; i < threads; ++i) {
+        try {
+            pool.emplace_back(startedWorker);
+        } catch (const std::system_error &) {
+            break; // the system refused a thread: fewer workers give the same results
+        }
+    }
+    if (pool.empty())
+        startedWorker();
+    for (auto &t : pool)
+        t.join();
+}
+
 } // namespace
 
 Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *observer, RunControl *control)
@@ -184,284 +526,46 @@ Result<ExperimentResult> Runner::run(const Experiment &experiment, RunObserver *
 Result<ExperimentResult> runPoints(const std::vector<PointJobs> &pointJobs, const RunnerOptions &options,
                                    RunObserver *observer, RunControl *control)
 {
-    std::vector<const Experiment *> points;
-    for (const auto &p : pointJobs)
-        points.push_back(p.point);
     ExperimentResult result;
-    auto selected = [&](std::size_t p, std::size_t r) {
-        const auto &runs = pointJobs[p].runs;
-        return runs.empty() || std::find(runs.begin(), runs.end(), static_cast<int>(r)) != runs.end();
-    };
-
-    // The job list (point, run, repetition) and the part of it this runner's shard runs.
-    const Shard shard = options.shard;
-    result.shard = shard;
-    for (std::size_t p = 0; p < points.size(); ++p)
-        for (std::size_t r = 0; r < points[p]->runs.size(); ++r)
-            if (selected(p, r))
-                for (int rep = 0; rep < points[p]->repetitions; ++rep)
-                    result.jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
-    std::vector<Job> jobs;
-    std::vector<std::vector<int>> firstRepetition(points.size()); // per point and run: first one run here
-    long long total = 0;
-    result.points.resize(points.size());
-    // One reference solve per problem: points that share a built problem share its reference.
-    std::map<const Problem *, std::pair<Result<Reference>, double>> references;
-    std::size_t position = 0;
-    for (std::size_t p = 0; p < points.size(); ++p) {
-        const Experiment &e = *points[p];
-        PointResult &pr = result.points[p];
-        pr.value = pointJobs[p].value;
-        std::size_t pointJobCount = 0;
-        for (std::size_t r = 0; r < e.runs.size(); ++r)
-            pointJobCount += selected(p, r) ? static_cast<std::size_t>(e.repetitions) : 0;
-        bool anyHere = false;
-        for (std::size_t k = 0; k < pointJobCount && !anyHere; ++k)
-            anyHere = shard.contains(position + k);
-        const Result<Reference> *reference = nullptr;
-        if (anyHere) { // a point none of whose jobs run here needs no reference
-            auto it = references.find(e.problem.get());
-            if (it == references.end()) {
-                const auto solveStarted = std::chrono::steady_clock::now();
-                Result<Reference> solved = solveReference(*e.problem);
-                const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - solveStarted).count();
-                it = references.emplace(e.problem.get(), std::make_pair(std::move(solved), seconds)).first;
-                pr.referenceSeconds = seconds;
-            }
-            reference = &it->second.first;
-        }
-        if (reference && *reference)
-            pr.reference = reference->value();
-        pr.runs.resize(e.runs.size());
-        firstRepetition[p].assign(e.runs.size(), -1);
-        for (std::size_t r = 0; r < e.runs.size(); ++r) {
-            pr.runs[r].label = e.runs[r].label;
-            pr.runs[r].algorithm = e.runs[r].algorithm->id;
-            pr.runs[r].repetitions.resize(e.repetitions);
-            if (!selected(p, r)) {
-                for (auto &rep : pr.runs[r].repetitions)
-                    rep.skipped = true;
-                continue;
-            }
-            if (reference && !*reference)
-                pr.runs[r].warnings.push_back("no reference optimum (" + reference->error().message
-                                              + "): distance_to_optimum and optimality_gap are not shown");
-            for (int rep = 0; rep < e.repetitions; ++rep, ++position) {
-                if (!shard.contains(position)) {
-                    pr.runs[r].repetitions[rep].skipped = true;
-                    continue;
-                }
-                if (firstRepetition[p][r] < 0)
-                    firstRepetition[p][r] = rep;
-                jobs.push_back({static_cast<int>(p), static_cast<int>(r), rep});
-                total += e.iterations;
-            }
-        }
-    }
-
-    ObserverGate gate(observer, total);
+    const JobPlan plan = planJobs(pointJobs, options.shard, result);
+    ObserverGate gate(observer, plan.iterations);
+    const JobShared shared{pointJobs, result, plan, options, gate, control};
     std::mutex errorMutex;
     std::optional<Error> firstError;
-    std::atomic<std::size_t> nextJob{0};
-
-    auto runJob = [&](const Job &job) {
-        const Experiment &e = *points[job.point];
-        const RunSpec &spec = e.runs[job.run];
-        PointResult &pr = result.points[job.point];
-        RunResult &rr = pr.runs[job.run];
-        RepetitionResult &out = rr.repetitions[job.repetition];
-        const auto started = std::chrono::steady_clock::now();
-        const RunContext ctx = makeRunContext(e, job.run, job.repetition);
-
-        std::unique_ptr<Algorithm> algorithm = spec.algorithm->create();
-        if (Status s = algorithm->reset(ctx); !s) {
-            Error err = s.error();
-            err.where = joinPath(indexPath("runs", job.run), err.where);
-            std::lock_guard lock(errorMutex);
-            if (!firstError)
-                firstError = err;
-            return;
-        }
-        const PrivacyAccountant *accountant = algorithm->accountant();
-        const std::optional<Reference> &reference = pr.reference;
-        std::vector<std::string> names = applicableMetrics(*e.problem, reference.has_value(), accountant != nullptr,
-                                                           e.extraMetrics);
-        TeachingProbe probe(e, spec, ctx, job.repetition, options.messages);
-        if (probe.active())
-            algorithm->setRecordMessages(true);
-        if (probe.attacks())
-            names.push_back(metric::AttackError); // last in the canonical order
-        if (job.repetition == firstRepetition[job.point][job.run]) {
-            rr.metricNames = names;
-            rr.accountant = accountant ? accountant->name() : "";
-            if (accountant)
-                for (const AlternativeBound &b : accountant->alternatives())
-                    rr.alternativeBounds.push_back(b.name);
-            rr.attack = probe.description();
-            std::vector<std::string> warnings = algorithm->warnings();
-            if (!probe.warning().empty())
-                warnings.push_back(probe.warning());
-            for (const auto &w : warnings) {
-                rr.warnings.push_back(w);
-                StatusEvent ev{StatusEvent::Kind::Warning, job.point, job.run, 0, 0, w};
-                gate.status(ev);
-            }
-        }
-        gate.status({StatusEvent::Kind::Started, job.point, job.run, job.repetition, 0, ""});
-
-        MetricTracker tracker(*e.problem, reference ? &*reference : nullptr, names);
-        const bool wantResidual = std::find(names.begin(), names.end(), metric::Residual) != names.end();
-        std::vector<Eigen::MatrixXd> iterates;
-        MetricsBatch batch{job.point, job.run, job.repetition, names, {}, {}, {}, {}, {}, {}};
-        if (accountant)
-            for (const AlternativeBound &b : accountant->alternatives())
-                batch.alternativeNames.push_back(b.name);
-        std::vector<double> row;
-        auto flush = [&] {
-            if (batch.iterations.empty())
-                return;
-            gate.batch(batch);
-            batch.iterations.clear();
-            batch.values.clear();
-            batch.epsilonAgents.clear();
-            batch.epsilonAlternatives.clear();
-            batch.messages.clear();
-        };
-        auto record = [&](long long t) {
-            const Eigen::MatrixXd &x = algorithm->decisions();
-            tracker.compute(x, t, *algorithm, row);
-            probe.fill(names, row);
-            out.iterations.push_back(t);
-            out.values.push_back(row);
-            batch.iterations.push_back(t);
-            batch.values.push_back(row);
-            if (accountant) {
-                const Eigen::VectorXd &eps = accountant->epsilon();
-                std::vector<double> perAgent(eps.data(), eps.data() + eps.size());
-                batch.epsilonAgents.push_back(perAgent);
-                out.epsilonAgents.push_back(std::move(perAgent));
-                const std::vector<AlternativeBound> alternatives = accountant->alternatives();
-                if (!alternatives.empty()) {
-                    std::vector<double> maxima;
-                    for (const AlternativeBound &b : alternatives)
-                        maxima.push_back(b.epsilon.size() > 0 ? b.epsilon.maxCoeff() : 0.0);
-                    batch.epsilonAlternatives.push_back(maxima);
-                    out.epsilonAlternatives.push_back(std::move(maxima));
-                }
-            }
-            if (options.trace)
-                out.trace.push_back(x);
-            if (wantResidual)
-                iterates.push_back(x);
-            if (static_cast<int>(batch.iterations.size()) >= options.batchSize)
-                flush();
-        };
-
-        const double limit = blowUpLimit(ctx.x0, reference);
-        long long ticket = 0;
-        long long sinceProgress = 0;
-        record(0);
-        for (long long t = 0; t < e.iterations; ++t) {
-            if (control) {
-                control->waitIfPaused(ticket);
-                if (control->isCancelled()) {
-                    out.status = RunStatus::Cancelled;
-                    break;
-                }
-            }
-            if (tracker.needsObserve())
-                tracker.observe(algorithm->decisions(), t);
-            algorithm->step();
-            if (probe.active())
-                probe.afterStep(t, *algorithm, batch, out);
-            const Eigen::MatrixXd &x = algorithm->decisions();
-            const bool finite = x.allFinite();
-            if (!finite || x.cwiseAbs().maxCoeff() > limit) {
-                out.status = RunStatus::Diverged;
-                out.divergedAt = t + 1;
-                if (finite)
-                    record(t + 1);
-                gate.status({StatusEvent::Kind::Diverged, job.point, job.run, job.repetition, t + 1,
-                             finite ? "decisions blew up" : "decisions became NaN/Inf"});
-                break;
-            }
-            if ((t + 1) % e.recordEvery == 0 || t + 1 == e.iterations)
-                record(t + 1);
-            if (++sinceProgress >= 100) {
-                gate.progress(sinceProgress);
-                sinceProgress = 0;
-            }
-        }
-        if (wantResidual && !iterates.empty()) {
-            const auto series = residualSeries(iterates);
-            const std::size_t col = std::find(names.begin(), names.end(), metric::Residual) - names.begin();
-            // The residual needs the last iterate: batches sent during the run carry NaN for it;
-            // the stored result (what the writers and the final plots use) has the values.
-            for (std::size_t k = 0; k < series.size(); ++k)
-                out.values[k][col] = series[k];
-        }
-        flush();
-        gate.progress(sinceProgress);
-        if (accountant)
-            out.epsilonPerAgent = accountant->epsilon();
-        probe.finish(out);
-        out.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (out.status == RunStatus::Cancelled)
-            gate.status({StatusEvent::Kind::Cancelled, job.point, job.run, job.repetition, algorithm->iteration(), ""});
-        gate.status({StatusEvent::Kind::Finished, job.point, job.run, job.repetition, algorithm->iteration(),
-                     runStatusName(out.status)});
+    auto fail = [&](Error error) {
+        std::lock_guard lock(errorMutex);
+        if (!firstError)
+            firstError = std::move(error);
     };
-
-    auto worker = [&] {
+    std::atomic<std::size_t> nextJob{0};
+    auto work = [&] {
         for (;;) {
             const std::size_t k = nextJob.fetch_add(1);
-            if (k >= jobs.size())
+            if (k >= plan.jobs.size())
                 return;
             {
                 std::lock_guard lock(errorMutex);
                 if (firstError)
                     return;
             }
+            const Job &job = plan.jobs[k];
             if (control && control->isCancelled()) {
-                auto &rep = result.points[jobs[k].point].runs[jobs[k].run].repetitions[jobs[k].repetition];
-                rep.status = RunStatus::Cancelled;
+                result.points[job.point].runs[job.run].repetitions[job.repetition].status = RunStatus::Cancelled;
                 continue;
             }
             try {
-                runJob(jobs[k]);
+                if (std::optional<Error> error = runJob(shared, job))
+                    fail(std::move(*error));
             } catch (const NumericalError &e) {
                 // A decomposition failed inside an algorithm (dplab/common/decomposition.h): an
                 // internal error of this run, reported like a failed reset, never a crash.
-                std::lock_guard lock(errorMutex);
-                if (!firstError)
-                    firstError = Error::internal(indexPath("runs", jobs[k].run), e.what());
+                fail(Error::internal(indexPath("runs", job.run), e.what()));
             }
         }
     };
-
     int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-    threads = std::max(1, std::min<int>(threads, static_cast<int>(jobs.size())));
-    auto startedWorker = [&] {
-        if (options.onWorkerStart)
-            options.onWorkerStart();
-        worker();
-    };
-    if (threads == 1) {
-        startedWorker();
-    } else {
-        std::vector<std::thread> pool;
-        for (int i = 0; i < threads; ++i) {
-            try {
-                pool.emplace_back(startedWorker);
-            } catch (const std::system_error &) {
-                break; // the system refused a thread: fewer workers give the same results
-            }
-        }
-        if (pool.empty())
-            startedWorker();
-        for (auto &t : pool)
-            t.join();
-    }
+    threads = std::max(1, std::min<int>(threads, static_cast<int>(plan.jobs.size())));
+    runWorkers(threads, options.onWorkerStart, work);
     if (firstError)
         return *firstError;
     result.cancelled = control && control->isCancelled();

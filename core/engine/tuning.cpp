@@ -311,119 +311,161 @@ Status checkTuneOptions(const Experiment &experiment, const TuneOptions &options
     return {};
 }
 
-Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options, RunnerOptions runner,
-                        RunObserver *observer, RunControl *control,
-                        const std::function<void(const TuneProgress &)> &progress)
-{
-    if (auto s = checkTuneOptions(experiment, options); !s)
-        return s.error();
-    if (!experiment.isBuilt())
-        return Error::internal("tune", "the experiment is not built");
-    const ParameterPlan plan = *planParameter(experiment, options.parameter);
-    TuneResult out;
-    out.parameter = options.parameter;
-    out.metric = options.metric;
-    out.epsilon = options.epsilon;
-    out.maximise = maximised(options.metric);
-    out.repetitions = experiment.repetitions;
-    const bool integer = std::all_of(plan.runs.begin(), plan.runs.end(), [&](int r) {
-        return numberAt(experiment.resolved, plan.paths[r])->is_number_integer();
-    });
-    out.integer = integer;
+namespace {
 
-    // The base document: with a target ε, every calibrating run tuned has it.
-    Json base = experiment.resolved;
-    out.runs.resize(experiment.runs.size());
-    std::vector<int> tunedRuns;
-    for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
-        TunedRun &tr = out.runs[r];
-        tr.run = static_cast<int>(r);
-        tr.label = experiment.runs[r].label;
-        tr.algorithm = experiment.runs[r].algorithm->id;
-        if (std::find(plan.runs.begin(), plan.runs.end(), static_cast<int>(r)) == plan.runs.end()) {
-            tr.reason = plan.kind == ParameterPlan::Kind::OneRun
-                            ? "not selected by --param " + options.parameter
-                            : "not tuned: " + tr.algorithm + " has no " + options.parameter;
-            continue;
-        }
-        if (options.epsilon) {
-            if (!calibratesEpsilon(*experiment.runs[r].algorithm)) {
-                tr.reason = "not comparable: " + tr.algorithm + " has no target-ε calibration (no privacy.epsilon), "
-                            "so it cannot run at ε = " + formatSignificant(*options.epsilon, 6);
+/** One tuning (tune()): its steps over the state they share. */
+class Tuner
+{
+public:
+    Tuner(const Experiment &experiment, const TuneOptions &options, RunnerOptions runner, RunObserver *observer,
+          RunControl *control, const std::function<void(const TuneProgress &)> &progress)
+        : experiment(experiment)
+        , options(options)
+        , runner(std::move(runner))
+        , observer(observer)
+        , control(control)
+        , progress(progress)
+        , plan(*planParameter(experiment, options.parameter))
+    {
+        resolveOptions.resolveSweepPoints = false;
+        resolveOptions.threads = this->runner.threads;
+    }
+
+    Result<TuneResult> run()
+    {
+        out.parameter = options.parameter;
+        out.metric = options.metric;
+        out.epsilon = options.epsilon;
+        out.maximise = maximised(options.metric);
+        out.repetitions = experiment.repetitions;
+        integer = std::all_of(plan.runs.begin(), plan.runs.end(), [&](int r) {
+            return numberAt(experiment.resolved, plan.paths[r])->is_number_integer();
+        });
+        out.integer = integer;
+        if (auto s = selectRuns(); !s)
+            return s.error();
+        if (auto s = planBudget(); !s)
+            return s.error();
+        if (auto s = checkRangeEnds(); !s)
+            return s.error();
+        if (auto s = search(); !s)
+            return s.error();
+        pickBest();
+        if (auto s = writeTuned(); !s)
+            return s.error();
+        if (options.compare)
+            compareBest();
+        return out;
+    }
+
+private:
+    /** The runs tuned and the base document: with a target ε, every calibrating run tuned has it. */
+    Status selectRuns()
+    {
+        base = experiment.resolved;
+        out.runs.resize(experiment.runs.size());
+        for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
+            TunedRun &tr = out.runs[r];
+            tr.run = static_cast<int>(r);
+            tr.label = experiment.runs[r].label;
+            tr.algorithm = experiment.runs[r].algorithm->id;
+            if (std::find(plan.runs.begin(), plan.runs.end(), static_cast<int>(r)) == plan.runs.end()) {
+                tr.reason = plan.kind == ParameterPlan::Kind::OneRun
+                                ? "not selected by --param " + options.parameter
+                                : "not tuned: " + tr.algorithm + " has no " + options.parameter;
                 continue;
             }
-            base["runs"][r]["privacy"]["epsilon"] = *options.epsilon;
+            if (options.epsilon) {
+                if (!calibratesEpsilon(*experiment.runs[r].algorithm)) {
+                    tr.reason = "not comparable: " + tr.algorithm + " has no target-ε calibration (no privacy.epsilon), "
+                                "so it cannot run at ε = " + formatSignificant(*options.epsilon, 6);
+                    continue;
+                }
+                base["runs"][r]["privacy"]["epsilon"] = *options.epsilon;
+            }
+            tr.tuned = true;
+            tunedRuns.push_back(static_cast<int>(r));
         }
-        tr.tuned = true;
-        tunedRuns.push_back(static_cast<int>(r));
+        if (tunedRuns.empty())
+            return Error::invalid(options.epsilon ? "--epsilon" : "--param",
+                                  options.epsilon ? "no run tuned by --param calibrates its noise to a target ε"
+                                                  : "selects no run");
+        return {};
     }
-    if (tunedRuns.empty())
-        return Error::invalid(options.epsilon ? "--epsilon" : "--param",
-                              options.epsilon ? "no run tuned by --param calibrates its noise to a target ε"
-                                              : "selects no run");
 
-    const long long perRunJobs = static_cast<long long>(experiment.repetitions);
-    const long long budget = options.budget > 0
-                                 ? options.budget
-                                 : kDefaultCandidatesPerRun * perRunJobs * static_cast<long long>(plan.runs.size());
-    out.budget = budget;
-    // Split over the runs tuned (runs found not comparable leave their share unused: the budget
-    // is what the options promise, not stretched for the others).
-    const int slots = static_cast<int>(std::min<long long>(
-        1000, budget / (perRunJobs * static_cast<long long>(plan.runs.size()))));
-    const bool log = options.logScale;
-    const double uLo = toScale(options.lo, log), uHi = toScale(options.hi, log);
-    const int gridSize = std::min(slots, std::clamp((2 * slots + 4) / 5, kMinCandidatesPerRun, 9));
+    /** The budget, its candidates per run, the grid and every search's start. */
+    Status planBudget()
+    {
+        const long long perRunJobs = static_cast<long long>(experiment.repetitions);
+        budget = options.budget > 0 ? options.budget
+                                    : kDefaultCandidatesPerRun * perRunJobs * static_cast<long long>(plan.runs.size());
+        out.budget = budget;
+        // Split over the runs tuned (runs found not comparable leave their share unused: the budget
+        // is what the options promise, not stretched for the others).
+        const int slots = static_cast<int>(std::min<long long>(
+            1000, budget / (perRunJobs * static_cast<long long>(plan.runs.size()))));
+        uLo = toScale(options.lo, options.logScale);
+        uHi = toScale(options.hi, options.logScale);
+        const int gridSize = std::min(slots, std::clamp((2 * slots + 4) / 5, kMinCandidatesPerRun, 9));
+        if (integer && std::ceil(options.lo) > std::floor(options.hi))
+            return Error::invalid("--range", options.parameter + " is an integer and " + formatSignificant(options.lo, 6)
+                                                 + ":" + formatSignificant(options.hi, 6) + " holds none");
+        for (int r : tunedRuns) {
+            Search s;
+            s.run = r;
+            s.slots = slots;
+            s.gridSize = gridSize;
+            searches.push_back(s);
+        }
+        return {};
+    }
 
-    auto valueAt = [&](double u) {
+    double valueAt(double u) const
+    {
         // The ends exactly (exp(log(x)) need not give x back).
+        const bool log = options.logScale;
         double v = u <= uLo ? options.lo : u >= uHi ? options.hi : std::clamp(fromScale(u, log), options.lo, options.hi);
         return integer ? std::clamp(std::round(v), std::ceil(options.lo), std::floor(options.hi)) : v;
-    };
-    if (integer && std::ceil(options.lo) > std::floor(options.hi))
-        return Error::invalid("--range", options.parameter + " is an integer and " + formatSignificant(options.lo, 6)
-                                             + ":" + formatSignificant(options.hi, 6) + " holds none");
-
-    std::vector<Search> searches;
-    for (int r : tunedRuns) {
-        Search s;
-        s.run = r;
-        s.slots = slots;
-        s.gridSize = gridSize;
-        searches.push_back(s);
     }
 
-    // Candidates evaluated so far, by run identity (a cache across rounds).
-    std::map<std::string, TuneCandidate> evaluated;
-    ResolveOptions resolveOptions;
-    resolveOptions.resolveSweepPoints = false;
-    resolveOptions.threads = runner.threads;
-
-    auto score = [&](const TuneCandidate &c) {
+    double score(const TuneCandidate &c) const
+    {
         if (c.status != RunStatus::Ok || c.stats.count == 0 || !std::isfinite(c.stats.mean))
             return kInf;
         return out.maximise ? -c.stats.mean : c.stats.mean;
-    };
+    }
 
-    auto candidateDocument = [&](int run, double value) -> Result<Json> {
+    Json parameterValue(double value) const
+    {
+        return integer ? Json(static_cast<long long>(value)) : Json(value);
+    }
+
+    Result<Json> candidateDocument(int run, double value) const
+    {
         Json doc = base;
-        const Json v = integer ? Json(static_cast<long long>(value)) : Json(value);
-        if (auto s = setJsonPath(doc, plan.paths[run], v); !s)
+        if (auto s = setJsonPath(doc, plan.paths[run], parameterValue(value)); !s)
             return Error::invalid("--param", s.error().message);
         return doc;
-    };
-    auto pointFor = [&](int run, double value) -> Result<Experiment> {
+    }
+
+    /** An error of candidate `value`, said against --range. */
+    Error atCandidate(Error err, double value) const
+    {
+        err.message = (err.where.empty() ? std::string() : err.where + ": ") + err.message + " (at "
+                      + options.parameter + " = " + formatSignificant(value, 10) + ")";
+        err.where = "--range";
+        return err;
+    }
+
+    /** The built experiment of run `run` at `value`. */
+    Result<Experiment> pointFor(int run, double value) const
+    {
         auto doc = candidateDocument(run, value);
         if (!doc)
             return doc.error();
         auto point = resolveExperiment(*doc, experiment.baseDir, resolveOptions);
-        if (!point) {
-            Error err = point.error();
-            err.message = (err.where.empty() ? std::string() : err.where + ": ") + err.message + " (at "
-                          + options.parameter + " = " + formatSignificant(value, 10) + ")";
-            err.where = "--range";
-            return err;
-        }
+        if (!point)
+            return atCandidate(point.error(), value);
         // The problem is shared when the candidate changes nothing it is built from.
         const bool sameProblem = doc->value("graph", Json()) == experiment.resolved.value("graph", Json())
                                  && doc->value("problem", Json()) == experiment.resolved.value("problem", Json())
@@ -432,26 +474,25 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
             point->problem = experiment.problem;
             point->problemSpec.dimension = experiment.problem->dimension();
         }
-        if (auto s = buildExperiment(*point); !s) {
-            Error err = s.error();
-            err.message = (err.where.empty() ? std::string() : err.where + ": ") + err.message + " (at "
-                          + options.parameter + " = " + formatSignificant(value, 10) + ")";
-            err.where = "--range";
-            return err;
-        }
+        if (auto s = buildExperiment(*point); !s)
+            return atCandidate(s.error(), value);
         return point;
-    };
+    }
 
-    // Both ends of the range must be valid values of every run tuned (one clear message now,
-    // not a failure in the middle of the search).
-    for (int r : tunedRuns)
-        for (double v : {valueAt(uLo), valueAt(uHi)})
-            if (auto p = pointFor(r, v); !p)
-                return p.error();
+    /** Both ends of the range must be valid values of every run tuned (one clear message now,
+     *  not a failure in the middle of the search). */
+    Status checkRangeEnds() const
+    {
+        for (int r : tunedRuns)
+            for (double v : {valueAt(uLo), valueAt(uHi)})
+                if (auto p = pointFor(r, v); !p)
+                    return p.error();
+        return {};
+    }
 
-    int round = 0;
-    for (;;) {
-        // This round's requests: every search's next points.
+    /** This round's requests: every search's next points. */
+    std::vector<Request> nextRequests()
+    {
         std::vector<Request> requests;
         for (Search &s : searches) {
             if (s.done)
@@ -473,17 +514,46 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
                 --s.slots;
             }
         }
-        if (requests.empty())
-            break;
-        if (control && control->isCancelled()) {
-            out.cancelled = true;
-            break;
-        }
+        return requests;
+    }
 
-        // Build the points; candidates already evaluated are taken from the cache.
+    /** Grid, then golden section, round by round until every search is done or the run is
+     *  cancelled. */
+    Status search()
+    {
+        int round = 0;
+        for (;;) {
+            const std::vector<Request> requests = nextRequests();
+            if (requests.empty())
+                break;
+            if (control && control->isCancelled()) {
+                out.cancelled = true;
+                break;
+            }
+            std::vector<std::string> identities(requests.size());
+            std::vector<TuneCandidate> roundCandidates;
+            bool cancelled = false;
+            if (auto s = evaluate(requests, identities, roundCandidates, cancelled); !s)
+                return s.error();
+            if (cancelled) {
+                out.cancelled = true;
+                break;
+            }
+            advance(requests, identities);
+            ++round;
+            if (progress)
+                progress({round, out.jobs, budget, std::move(roundCandidates)});
+        }
+        return {};
+    }
+
+    /** Runs the candidates of `requests` not evaluated before (one job per distinct run
+     *  identity); candidates already evaluated are taken from the cache. */
+    Status evaluate(const std::vector<Request> &requests, std::vector<std::string> &identities,
+                    std::vector<TuneCandidate> &roundCandidates, bool &cancelled)
+    {
         std::vector<std::unique_ptr<Experiment>> points;
         std::vector<PointJobs> jobs;
-        std::vector<std::string> identities(requests.size());
         std::vector<int> jobOf(requests.size(), -1);
         std::map<std::string, int> inRound;
         for (std::size_t q = 0; q < requests.size(); ++q) {
@@ -502,52 +572,61 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
             inRound[identities[q]] = jobOf[q];
             jobs.push_back({points.back().get(), Json(requests[q].value), {requests[q].run}});
         }
-        std::vector<TuneCandidate> roundCandidates;
-        if (!jobs.empty()) {
-            auto result = runPoints(jobs, runner, observer, control);
-            if (!result)
-                return result.error();
-            for (std::size_t p = 0; p < jobs.size(); ++p) // jobs a cancellation stopped before they began do not count
-                for (const auto &rep : result->points[p].runs[jobs[p].runs.front()].repetitions)
-                    out.jobs += rep.status != RunStatus::Cancelled || !rep.values.empty() ? 1 : 0;
-            const bool cancelled = result->cancelled || (control && control->isCancelled());
-            for (std::size_t p = 0; p < jobs.size(); ++p) {
-                const int r = jobs[p].runs.front();
-                const RunResult &rr = result->points[p].runs[r];
-                if (rr.status() == RunStatus::Cancelled)
-                    continue; // incomplete: not a result
-                const auto m = std::find(rr.metricNames.begin(), rr.metricNames.end(), options.metric);
-                if (m == rr.metricNames.end()) {
-                    std::string recorded;
-                    for (const auto &n : rr.metricNames)
-                        recorded += (recorded.empty() ? "" : ", ") + n;
-                    return Error::invalid("--metric", indexPath("runs", r) + " (" + rr.label + ") does not record "
-                                                          + options.metric + " (it records " + recorded + ")");
+        if (jobs.empty())
+            return {};
+        auto result = runPoints(jobs, runner, observer, control);
+        if (!result)
+            return result.error();
+        for (std::size_t p = 0; p < jobs.size(); ++p) // jobs a cancellation stopped before they began do not count
+            for (const auto &rep : result->points[p].runs[jobs[p].runs.front()].repetitions)
+                out.jobs += rep.status != RunStatus::Cancelled || !rep.values.empty() ? 1 : 0;
+        cancelled = result->cancelled || (control && control->isCancelled());
+        for (std::size_t p = 0; p < jobs.size(); ++p) {
+            const int r = jobs[p].runs.front();
+            const RunResult &rr = result->points[p].runs[r];
+            if (rr.status() == RunStatus::Cancelled)
+                continue; // incomplete: not a result
+            auto c = candidateOf(rr, r, jobs[p].value.get<double>());
+            if (!c)
+                return c.error();
+            for (std::size_t q = 0; q < requests.size(); ++q)
+                if (jobOf[q] == static_cast<int>(p)) {
+                    c->identity = identities[q];
+                    break;
                 }
-                const auto column = static_cast<std::size_t>(m - rr.metricNames.begin());
-                TuneCandidate c;
-                c.run = r;
-                c.value = jobs[p].value.get<double>();
-                c.status = rr.status();
-                for (const auto &rep : rr.repetitions)
-                    c.finals.push_back(rep.values.empty() ? kNaN : rep.values.back()[column]);
-                c.stats = summarize(c.finals);
-                for (std::size_t q = 0; q < requests.size(); ++q)
-                    if (jobOf[q] == static_cast<int>(p)) {
-                        c.identity = identities[q];
-                        break;
-                    }
-                evaluated[c.identity] = c;
-                out.runs[r].candidates.push_back(c);
-                roundCandidates.push_back(c);
-            }
-            if (cancelled) {
-                out.cancelled = true;
-                break;
-            }
+            evaluated[c->identity] = *c;
+            out.runs[r].candidates.push_back(*c);
+            roundCandidates.push_back(*c);
         }
+        return {};
+    }
 
-        // Advance every search with this round's scores.
+    /** The candidate a run's result makes: the metric's final values and their statistics. */
+    Result<TuneCandidate> candidateOf(const RunResult &rr, int r, double value) const
+    {
+        const auto m = std::find(rr.metricNames.begin(), rr.metricNames.end(), options.metric);
+        if (m == rr.metricNames.end()) {
+            std::string recorded;
+            for (const auto &n : rr.metricNames)
+                recorded += (recorded.empty() ? "" : ", ") + n;
+            return Error::invalid("--metric", indexPath("runs", r) + " (" + rr.label + ") does not record "
+                                                  + options.metric + " (it records " + recorded + ")");
+        }
+        const auto column = static_cast<std::size_t>(m - rr.metricNames.begin());
+        TuneCandidate c;
+        c.run = r;
+        c.value = value;
+        c.status = rr.status();
+        for (const auto &rep : rr.repetitions)
+            c.finals.push_back(rep.values.empty() ? kNaN : rep.values.back()[column]);
+        c.stats = summarize(c.finals);
+        return c;
+    }
+
+    /** Advances every search with this round's scores: the grid's best point brackets the golden
+     *  section; each golden step keeps the better side. */
+    void advance(const std::vector<Request> &requests, const std::vector<std::string> &identities)
+    {
         for (Search &s : searches) {
             if (s.done)
                 continue;
@@ -594,61 +673,75 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
             if (s.slots <= 0)
                 s.done = true;
         }
-        ++round;
-        if (progress)
-            progress({round, out.jobs, budget, std::move(roundCandidates)});
     }
 
-    // The best candidate of every run: lowest score, ties to the smaller value (deterministic).
-    for (TunedRun &tr : out.runs) {
-        std::stable_sort(tr.candidates.begin(), tr.candidates.end(),
-                         [](const TuneCandidate &x, const TuneCandidate &y) { return x.value < y.value; });
-        double bestScore = kInf;
-        for (std::size_t k = 0; k < tr.candidates.size(); ++k)
-            if (score(tr.candidates[k]) < bestScore) {
-                bestScore = score(tr.candidates[k]);
-                tr.best = static_cast<int>(k);
-            }
-    }
-
-    // A best value at an end of the range: the minimum may lie beyond it.
-    for (const TunedRun &tr : out.runs)
-        if (const TuneCandidate *best = tr.bestCandidate(); best && tr.candidates.size() > 1
-                                                            && (best->value == valueAt(uLo) || best->value == valueAt(uHi)))
-            out.notes.push_back(indexPath("runs", tr.run) + " (" + tr.label + ") is best at the "
-                                + (best->value == valueAt(uLo) ? "lower" : "upper") + " end of the range ("
-                                + formatSignificant(best->value, 6) + "); its best value may lie beyond it: widen --range");
-
-    // tuned.json: the base document with every tuned run at its best value.
-    out.tuned = base;
-    bool sharedSet = false;
-    for (int r : tunedRuns) {
-        const TuneCandidate *best = out.runs[r].bestCandidate();
-        if (!best)
-            continue;
-        if (plan.kind == ParameterPlan::Kind::Shared) {
-            if (sharedSet) {
-                const TuneCandidate *first = nullptr;
-                for (int q : tunedRuns)
-                    if ((first = out.runs[q].bestCandidate()))
-                        break;
-                if (first && first->value != best->value)
-                    out.notes.push_back(options.parameter + " is shared by every run: tuned.json has "
-                                        + indexPath("runs", first->run) + " (" + out.runs[first->run].label
-                                        + ")'s best value " + formatSignificant(first->value, 10) + "; "
-                                        + indexPath("runs", r) + " (" + out.runs[r].label + ") is best at "
-                                        + formatSignificant(best->value, 10) + " (best.json)");
-                continue;
-            }
-            sharedSet = true;
+    /** The best candidate of every run: lowest score, ties to the smaller value (deterministic);
+     *  a note for a best value at an end of the range (the minimum may lie beyond it). */
+    void pickBest()
+    {
+        for (TunedRun &tr : out.runs) {
+            std::stable_sort(tr.candidates.begin(), tr.candidates.end(),
+                             [](const TuneCandidate &x, const TuneCandidate &y) { return x.value < y.value; });
+            double bestScore = kInf;
+            for (std::size_t k = 0; k < tr.candidates.size(); ++k)
+                if (score(tr.candidates[k]) < bestScore) {
+                    bestScore = score(tr.candidates[k]);
+                    tr.best = static_cast<int>(k);
+                }
         }
-        const Json v = integer ? Json(static_cast<long long>(best->value)) : Json(best->value);
-        if (auto s = setJsonPath(out.tuned, plan.paths[r], v); !s)
-            return s.error();
+        for (const TunedRun &tr : out.runs)
+            if (const TuneCandidate *best = tr.bestCandidate(); best && tr.candidates.size() > 1
+                                                                && (best->value == valueAt(uLo) || best->value == valueAt(uHi)))
+                out.notes.push_back(indexPath("runs", tr.run) + " (" + tr.label + ") is best at the "
+                                    + (best->value == valueAt(uLo) ? "lower" : "upper") + " end of the range ("
+                                    + formatSignificant(best->value, 6) + "); its best value may lie beyond it: widen --range");
     }
-    out.tuned.erase("sweep");
-    // tuned.json is written elsewhere than the experiment: its data files by absolute path.
-    if (out.tuned.contains("problem") && out.tuned["problem"].is_object() && !experiment.baseDir.empty())
+
+    /** tuned.json: the base document with every tuned run at its best value (a shared parameter
+     *  at the first run's), data files by absolute path. */
+    Status writeTuned()
+    {
+        out.tuned = base;
+        bool sharedSet = false;
+        for (int r : tunedRuns) {
+            const TuneCandidate *best = out.runs[r].bestCandidate();
+            if (!best)
+                continue;
+            if (plan.kind == ParameterPlan::Kind::Shared) {
+                if (sharedSet) {
+                    noteSharedBest(r, *best);
+                    continue;
+                }
+                sharedSet = true;
+            }
+            if (auto s = setJsonPath(out.tuned, plan.paths[r], parameterValue(best->value)); !s)
+                return s.error();
+        }
+        out.tuned.erase("sweep");
+        absoluteDataPaths();
+        return {};
+    }
+
+    /** A shared parameter whose best value differs between runs: tuned.json has the first one's. */
+    void noteSharedBest(int r, const TuneCandidate &best)
+    {
+        const TuneCandidate *first = nullptr;
+        for (int q : tunedRuns)
+            if ((first = out.runs[q].bestCandidate()))
+                break;
+        if (first && first->value != best.value)
+            out.notes.push_back(options.parameter + " is shared by every run: tuned.json has "
+                                + indexPath("runs", first->run) + " (" + out.runs[first->run].label
+                                + ")'s best value " + formatSignificant(first->value, 10) + "; "
+                                + indexPath("runs", r) + " (" + out.runs[r].label + ") is best at "
+                                + formatSignificant(best.value, 10) + " (best.json)");
+    }
+
+    /** tuned.json is written elsewhere than the experiment: its data files by absolute path. */
+    void absoluteDataPaths()
+    {
+        if (!out.tuned.contains("problem") || !out.tuned["problem"].is_object() || experiment.baseDir.empty())
+            return;
         for (auto it = out.tuned["problem"].begin(); it != out.tuned["problem"].end(); ++it) {
             Json &data = it.value();
             if (!data.is_object() || !data.contains("source"))
@@ -662,8 +755,11 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
                                         .string();
                 }
         }
+    }
 
-    if (options.compare) {
+    /** --compare: every pair of tuned runs at their best values, over the common seeds. */
+    void compareBest()
+    {
         for (std::size_t i = 0; i < tunedRuns.size(); ++i)
             for (std::size_t j = i + 1; j < tunedRuns.size(); ++j) {
                 const TuneCandidate *x = out.runs[tunedRuns[i]].bestCandidate();
@@ -693,7 +789,36 @@ Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options
                                 + " repetition(s) the signed-rank test cannot reach p < 0.05 (it needs at least 6 "
                                   "non-zero paired differences); use --repetitions 6 or more");
     }
-    return out;
+
+    const Experiment &experiment;
+    const TuneOptions &options;
+    const RunnerOptions runner;
+    RunObserver *observer;
+    RunControl *control;
+    const std::function<void(const TuneProgress &)> &progress;
+    const ParameterPlan plan;
+    ResolveOptions resolveOptions;
+    TuneResult out;
+    Json base;                  ///< the resolved experiment, at the target ε when there is one
+    std::vector<int> tunedRuns; ///< the runs tuned, in order
+    bool integer = false;       ///< the parameter is an integer in every run tuned
+    long long budget = 0;
+    double uLo = 0, uHi = 0;    ///< the range on the search's scale
+    std::vector<Search> searches;
+    std::map<std::string, TuneCandidate> evaluated; ///< candidates so far, by run identity (a cache across rounds)
+};
+
+} // namespace
+
+Result<TuneResult> tune(const Experiment &experiment, const TuneOptions &options, RunnerOptions runner,
+                        RunObserver *observer, RunControl *control,
+                        const std::function<void(const TuneProgress &)> &progress)
+{
+    if (auto s = checkTuneOptions(experiment, options); !s)
+        return s.error();
+    if (!experiment.isBuilt())
+        return Error::internal("tune", "the experiment is not built");
+    return Tuner(experiment, options, std::move(runner), observer, control, progress).run();
 }
 
 std::string tuningCsv(const TuneResult &result)

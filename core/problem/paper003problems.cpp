@@ -3,6 +3,7 @@
 
 #include "dplab/problem/objectives.h"
 #include "dplab/common/decomposition.h"
+#include "dplab/common/jsonmatrix.h"
 
 #include <Eigen/Cholesky>
 
@@ -10,30 +11,6 @@
 #include <cmath>
 
 namespace dplab {
-
-namespace {
-
-Json matrixJson(const Eigen::MatrixXd &m)
-{
-    Json rows = Json::array();
-    for (Eigen::Index i = 0; i < m.rows(); ++i) {
-        Json row = Json::array();
-        for (Eigen::Index j = 0; j < m.cols(); ++j)
-            row.push_back(m(i, j));
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-Json vectorJson(const Eigen::VectorXd &v)
-{
-    Json out = Json::array();
-    for (Eigen::Index i = 0; i < v.size(); ++i)
-        out.push_back(v[i]);
-    return out;
-}
-
-} // namespace
 
 // --- Rendezvous ------------------------------------------------------------------------------
 
@@ -82,7 +59,7 @@ Json RendezvousProblem::describe() const
     out["objective"] = "f_i(x) = ‖x − a_i‖²";
     out["agents"] = agentCount();
     out["dimension"] = dimension();
-    out["points"] = matrixJson(mPoints);
+    out["points"] = matrixToJson(mPoints);
     out["strong_convexity"] = 2.0; // local μ of every f_i
     out["smoothness"] = 2.0;       // local L of every f_i
     return out;
@@ -156,9 +133,9 @@ Json SingleSampleRidgeProblem::describe() const
     out["agents"] = agentCount();
     out["dimension"] = dimension();
     out["penalty"] = mPenalty;
-    out["features"] = matrixJson(mU);
-    out["targets"] = vectorJson(mV);
-    out["optimum"] = vectorJson(*closedFormOptimum());
+    out["features"] = matrixToJson(mU);
+    out["targets"] = vectorToJson(mV);
+    out["optimum"] = vectorToJson(*closedFormOptimum());
     out["strong_convexity"] = localStrongConvexity(); // min_i μ_i
     out["smoothness"] = localSmoothness();            // max_i L_i
     return out;
@@ -186,12 +163,12 @@ SingleSampleRidgeProblem paper003RidgeData(int agents, int dimension, double pen
     facts["generator"] = "paper 003 Sec. 5.2: u_i ~ U[-1,1]^r, x~_i ~ U[0,10]^r, "
                          "v_i = u_i^T x~_i + N(0, noise_std^2)";
     facts["noise_std"] = noiseStd;
-    facts["truth"] = matrixJson(truth);
+    facts["truth"] = matrixToJson(truth);
     const Eigen::LDLT<Eigen::MatrixXd> ldlt(H);
     requireDecomposed("ridge matrix UᵀU + nρI", "LDLT factorization",
                       ldlt.info() == Eigen::Success && ldlt.isPositive() ? Eigen::Success
                                                                          : Eigen::NumericalIssue);
-    facts["printed_optimum"] = vectorJson(ldlt.solve(printedRhs));
+    facts["printed_optimum"] = vectorToJson(ldlt.solve(printedRhs));
     return SingleSampleRidgeProblem(std::move(u), std::move(v), penalty, std::move(facts));
 }
 

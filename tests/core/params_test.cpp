@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/common/formatnumber.h"
 #include "dplab/common/params.h"
 
 #include <gtest/gtest.h>
+
+#include <sstream>
 
 namespace dplab {
 namespace {
@@ -12,6 +15,22 @@ std::vector<ParamSpec> specs()
     step.perAgent = true;
     return {step, intParam("k", "k", 2, 1, 100, "k"),
             choiceParam("mode", "Mode", "a", {"a", "b"}, "mode")};
+}
+
+TEST(FormatNumber, MatchesTheStreamAtTheGivenPrecision)
+{
+    for (double v : {0.05, 1e-6, 12.5, -3.0, 1.0 / 3.0, 123456789.0, 0.0}) {
+        for (int digits : {4, 6, 10}) {
+            std::ostringstream out;
+            out.precision(digits);
+            out << v;
+            EXPECT_EQ(formatNumber(v, digits), out.str()) << v << " at " << digits;
+        }
+    }
+    EXPECT_EQ(formatNumber(0.05), "0.05");
+    EXPECT_EQ(formatNumber(1e-6), "1e-06");
+    EXPECT_EQ(formatNumber(1.0 / 3.0, 4), "0.3333");
+    EXPECT_EQ(formatNumber(0.1, 40).size(), 42u); // long expansions are not cut
 }
 
 TEST(Params, DefaultsAreFilled)

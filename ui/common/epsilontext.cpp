@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "epsilontext.h"
+#include "textconvert.h"
 
 #include <QCoreApplication>
 
@@ -18,7 +19,7 @@ QString number(double epsilon)
 {
     if (std::isinf(epsilon))
         return QStringLiteral("∞");
-    return QString::number(epsilon, 'g', epsilon >= 1e4 ? 2 : 3);
+    return numberText(epsilon, epsilon >= 1e4 ? 2 : 3);
 }
 
 } // namespace

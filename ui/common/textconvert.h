@@ -5,6 +5,7 @@
 // Threading: pure functions.
 #pragma once
 
+#include "dplab/common/formatnumber.h"
 #include "dplab/common/params.h"
 
 #include <QString>
@@ -23,10 +24,22 @@ inline std::string toStdString(const QString &s)
     return s.toStdString();
 }
 
-/** A number for people: up to 6 significant digits, no trailing zeros ("0.05", "1e-06"). */
-inline QString formatNumber(double v, int digits = 6)
+/** A number for people, as a QString: formatNumber (dplab/common/formatnumber.h), the one number
+ *  formatter — `digits` significant digits, no trailing zeros ("0.05", "1e-06"). */
+inline QString numberText(double v, int digits = 6)
 {
-    return QString::number(v, 'g', digits);
+    return toQString(formatNumber(v, digits));
+}
+
+/** A parameter's bound for people: "−∞" / "∞" beyond ±1e299 (the descriptors' unbounded), else
+ *  numberText. */
+inline QString boundText(double v)
+{
+    if (v <= -1e299)
+        return QStringLiteral("−∞");
+    if (v >= 1e299)
+        return QStringLiteral("∞");
+    return numberText(v);
 }
 
 } // namespace dplab

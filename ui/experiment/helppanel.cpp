@@ -17,15 +17,6 @@ namespace dplab {
 
 namespace {
 
-QString bound(double v)
-{
-    if (v <= -1e299)
-        return QStringLiteral("−∞");
-    if (v >= 1e299)
-        return QStringLiteral("∞");
-    return formatNumber(v);
-}
-
 QString paramsTable(const std::vector<ParamSpec> &specs)
 {
     if (specs.empty())
@@ -42,13 +33,13 @@ QString paramsTable(const std::vector<ParamSpec> &specs)
         QStringList facts;
         if (spec.type == ParamType::Real || spec.type == ParamType::Integer)
             facts << HelpPanel::tr("range %1%2, %3%4")
-                         .arg(spec.minExclusive ? QStringLiteral("(") : QStringLiteral("["), bound(spec.min),
-                              bound(spec.max), QStringLiteral("]"));
+                         .arg(spec.minExclusive ? QStringLiteral("(") : QStringLiteral("["), boundText(spec.min),
+                              boundText(spec.max), QStringLiteral("]"));
         if (spec.type == ParamType::Real && spec.defaultValue.is_null())
             facts << HelpPanel::tr("optional: absent = not set");
         else if (!spec.defaultValue.is_null())
             facts << HelpPanel::tr("default %1")
-                         .arg(spec.defaultValue.is_number() ? formatNumber(spec.defaultValue.get<double>())
+                         .arg(spec.defaultValue.is_number() ? numberText(spec.defaultValue.get<double>())
                                                             : toQString(spec.defaultValue.dump()).toHtmlEscaped());
         if (spec.perAgent)
             facts << HelpPanel::tr("may be given per agent");

@@ -40,22 +40,15 @@ double unsetShownValue(const ParamSpec &spec)
 
 QString rangeText(const ParamSpec &spec)
 {
-    auto bound = [](double v) {
-        if (v <= -1e299)
-            return QStringLiteral("−∞");
-        if (v >= 1e299)
-            return QStringLiteral("∞");
-        return formatNumber(v);
-    };
-    return (spec.minExclusive ? QStringLiteral("(") : QStringLiteral("[")) + bound(spec.min) + QStringLiteral(", ")
-           + bound(spec.max) + QStringLiteral("]");
+    return (spec.minExclusive ? QStringLiteral("(") : QStringLiteral("[")) + boundText(spec.min) + QStringLiteral(", ")
+           + boundText(spec.max) + QStringLiteral("]");
 }
 
 QString listText(const Json &list)
 {
     QStringList parts;
     for (const Json &v : list)
-        parts << (v.is_number() ? formatNumber(v.get<double>(), 10) : toQString(v.dump()));
+        parts << (v.is_number() ? numberText(v.get<double>(), 10) : toQString(v.dump()));
     return parts.join(QStringLiteral(", "));
 }
 

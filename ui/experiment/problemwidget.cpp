@@ -191,7 +191,7 @@ void ProblemWidget::refresh()
         for (auto it = facts.begin(); it != facts.end() && parts.size() < 6; ++it)
             if (it->is_primitive())
                 parts << QStringLiteral("%1: %2").arg(toQString(it.key()),
-                                                      it->is_number_float() ? formatNumber(it->get<double>(), 4)
+                                                      it->is_number_float() ? numberText(it->get<double>(), 4)
                                                       : toQString(it->is_string() ? it->get<std::string>() : it->dump()));
         if (!parts.isEmpty())
             note += (note.isEmpty() ? QString() : QStringLiteral("\n")) + parts.join(QStringLiteral(", "));

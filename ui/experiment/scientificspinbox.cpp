@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "scientificspinbox.h"
+#include "textconvert.h"
 
 #include <QLocale>
 #include <QRegularExpression>
@@ -20,7 +21,7 @@ ScientificSpinBox::ScientificSpinBox(QWidget *parent)
 
 QString ScientificSpinBox::textFromValue(double value) const
 {
-    return QString::number(value, 'g', 8);
+    return numberText(value, 8);
 }
 
 double ScientificSpinBox::valueFromText(const QString &text) const

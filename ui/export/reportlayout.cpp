@@ -1,473 +1,25 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "reportlayout.h"
 
+#include "reportpage.h"
+#include "reporttable.h"
 #include "textconvert.h"
 
 #include <qcustomplot.h>
 
-#include <QFontDatabase>
 #include <QFontMetricsF>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
-#include <QRegularExpression>
-#include <QTextLayout>
 
 #include <algorithm>
-#include <memory>
 #include <numeric>
 
 namespace dplab {
 
+using namespace reportpage;
+
 namespace {
-
-constexpr int kDpi = 96; // the writer's resolution: one unit is one logical pixel
-
-constexpr double mm(double millimetres)
-{
-    return millimetres / 25.4 * kDpi;
-}
-
-constexpr double kPageWidth = mm(210.0);
-constexpr double kPageHeight = mm(297.0);
-constexpr double kMargin = mm(15.0);
-constexpr double kTextWidth = kPageWidth - 2 * kMargin;
-constexpr double kGridGap = 16.0;    // between the two columns of pictures
-constexpr double kPlotAspect = 0.74; // plot height / width in the grid
-constexpr double kGraphSide = 250.0; // the graph picture's box beside the graph facts
-constexpr double kCellPadX = 4.0;
-constexpr double kCellPadY = 2.0;
-
-const QColor kText(0x20, 0x20, 0x20);
-const QColor kMuted(0x60, 0x60, 0x60);
-const QColor kRule(0xb0, 0xb0, 0xb0);
-const QColor kGrid(0x99, 0x99, 0x99);
-const QColor kHeaderFill(0xee, 0xee, 0xee);
-const QColor kPrivacyFill(0xf3, 0xf7, 0xff);
-const QColor kPrivacyBar(0x33, 0x66, 0xcc);
-const QColor kWarn(0xaa, 0x44, 0x00);
-const QColor kCodeFill(0xf4, 0xf4, 0xf4);
-
-using Op = std::function<void(QCPPainter &)>;
-
-struct Fonts {
-    QFont body, table, tableBold, caption, title, heading, subheading, code, footer;
-};
-
-Fonts makeFonts()
-{
-    QFont base = QFontDatabase::systemFont(QFontDatabase::GeneralFont);
-    base.setHintingPreference(QFont::PreferNoHinting); // vector output: design metrics
-    // No ligatures: "fl" set as one glyph reads back from the PDF as "ﬂ", so copied text and
-    // searches would miss the words. Latin text needs no shaping.
-    base.setStyleStrategy(QFont::PreferNoShaping);
-    auto sized = [&](double points, bool bold = false, bool italic = false) {
-        QFont f = base;
-        f.setPointSizeF(points);
-        f.setBold(bold);
-        f.setItalic(italic);
-        return f;
-    };
-    Fonts f;
-    f.body = sized(9.0);
-    f.table = sized(8.0);
-    f.tableBold = sized(8.0, true);
-    f.caption = sized(8.5, false, true);
-    f.title = sized(16.0, true);
-    f.heading = sized(12.0, true);
-    f.subheading = sized(9.5, true);
-    f.code = QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    f.code.setPointSizeF(8.0);
-    f.code.setHintingPreference(QFont::PreferNoHinting);
-    f.code.setStyleStrategy(QFont::PreferNoShaping);
-    f.footer = sized(7.5);
-    return f;
-}
-
-// --- text -------------------------------------------------------------------------------------
-
-/** Laid-out text: lines at y offsets from its top. Shared so that paint operations keep it. */
-struct TextBox {
-    std::shared_ptr<QTextLayout> layout;
-
-    int lines() const { return layout ? layout->lineCount() : 0; }
-    double lineTop(int i) const { return layout->lineAt(i).y(); }
-    double lineBottom(int i) const
-    {
-        const QTextLine line = layout->lineAt(i);
-        return line.y() + line.height();
-    }
-    /** Height of lines [from, to). */
-    double span(int from, int to) const { return to > from ? lineBottom(to - 1) - lineTop(from) : 0.0; }
-    double height() const { return span(0, lines()); }
-
-    /** Draws lines [from, to) with the top of line `from` at (x, top). */
-    void draw(QPainter &p, double x, double top, int from, int to, const QColor &color) const
-    {
-        p.setPen(color);
-        const double shift = top - lineTop(from);
-        for (int i = from; i < to; ++i)
-            layout->lineAt(i).draw(&p, QPointF(x, shift));
-    }
-};
-
-TextBox layoutText(QString text, const QFont &font, double width, QPaintDevice *device,
-                   const QList<QTextLayout::FormatRange> &formats = {}, Qt::Alignment align = Qt::AlignLeft)
-{
-    TextBox box;
-    text.replace(QLatin1Char('\n'), QChar::LineSeparator);
-    box.layout = std::make_shared<QTextLayout>(text, font, device);
-    QTextOption option(align);
-    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
-    box.layout->setTextOption(option);
-    box.layout->setFormats(formats);
-    box.layout->setCacheEnabled(true);
-    const double gap = std::max(1.0, 0.18 * QFontMetricsF(font, device).height());
-    double y = 0;
-    box.layout->beginLayout();
-    for (;;) {
-        QTextLine line = box.layout->createLine();
-        if (!line.isValid())
-            break;
-        line.setLineWidth(std::max(1.0, width));
-        line.setPosition(QPointF(0, y));
-        y += line.height() + gap;
-    }
-    box.layout->endLayout();
-    return box;
-}
-
-/** Report text runs as one string with bold/italic ranges. */
-TextBox layoutRuns(const std::vector<ReportText> &runs, const QFont &font, double width, QPaintDevice *device)
-{
-    QString text;
-    QList<QTextLayout::FormatRange> formats;
-    for (const ReportText &run : runs) {
-        const int start = static_cast<int>(text.size());
-        text += toQString(run.text);
-        if (run.bold || run.italic) {
-            QTextLayout::FormatRange range;
-            range.start = start;
-            range.length = static_cast<int>(text.size()) - start;
-            if (run.bold)
-                range.format.setFontWeight(QFont::Bold);
-            if (run.italic)
-                range.format.setFontItalic(true);
-            formats << range;
-        }
-    }
-    return layoutText(text, font, width, device, formats);
-}
-
-// --- pages ------------------------------------------------------------------------------------
-
-/** The pages being filled: paint operations per page and the current position. */
-struct Flow {
-    double top = kMargin;
-    double bottom = kPageHeight - kMargin;
-    double y = kMargin;
-    QVector<QVector<Op>> pages = {{}};
-    QVector<ReportLayout::Placement> placed;
-
-    double remaining() const { return bottom - y; }
-    bool atTop() const { return y <= top + 0.5; }
-    void newPage()
-    {
-        pages.append(QVector<Op>());
-        y = top;
-    }
-    void add(Op op) { pages.last().append(std::move(op)); }
-    /** Records where something went on the current page. */
-    void mark(ReportLayout::Placement::Kind kind, const QRectF &rect, int index, int row = -1)
-    {
-        ReportLayout::Placement p;
-        p.kind = kind;
-        p.page = static_cast<int>(pages.size()) - 1;
-        p.rect = rect;
-        p.index = index;
-        p.row = row;
-        placed << p;
-    }
-    /** Vertical space, dropped at the top of a page. */
-    void space(double s)
-    {
-        if (!atTop())
-            y = std::min(bottom, y + s);
-    }
-    /** Starts a new page unless `height` fits (or the page is still empty). */
-    void need(double height)
-    {
-        if (height > remaining() && !atTop())
-            newPage();
-    }
-};
-
-struct TextStyle {
-    QColor color = kText;
-    double before = 0, after = 0;
-    double indent = 0;      ///< text starts this far right of the margin
-    double padY = 0;        ///< background padding above and below the text
-    QColor fill;            ///< background, if valid
-    QColor bar;             ///< a bar at the left edge, if valid
-    QString bullet;         ///< drawn in the indent of the first line
-    QFont bulletFont;
-};
-
-/** Places text, splitting it between lines at page ends (never fewer than two lines on a page,
- *  unless the text has only one). */
-TextStyle textStyle(const QColor &color, double before, double after, double indent = 0, double padY = 0)
-{
-    TextStyle style;
-    style.color = color;
-    style.before = before;
-    style.after = after;
-    style.indent = indent;
-    style.padY = padY;
-    return style;
-}
-
-void placeText(Flow &flow, const TextBox &box, const TextStyle &style)
-{
-    flow.space(style.before);
-    const int n = box.lines();
-    if (n == 0)
-        return;
-    flow.need(box.span(0, std::min(n, 2)) + 2 * style.padY);
-    int i = 0;
-    bool first = true;
-    while (i < n) {
-        int j = i;
-        while (j < n && box.span(i, j + 1) + 2 * style.padY <= flow.remaining())
-            ++j;
-        if (j < n && j - i >= 3 && n - j == 1)
-            --j; // keep a last line company
-        if (j == i) {
-            if (!flow.atTop()) {
-                flow.newPage();
-                continue;
-            }
-            j = i + 1; // a line taller than a page: draw it anyway
-        }
-        const double top = flow.y;
-        const double height = box.span(i, j) + 2 * style.padY;
-        const bool bulletHere = first && !style.bullet.isEmpty();
-        flow.add([box, style, i, j, top, height, bulletHere](QCPPainter &p) {
-            const QRectF area(kMargin, top, kTextWidth, height);
-            if (style.fill.isValid())
-                p.fillRect(area, style.fill);
-            if (style.bar.isValid())
-                p.fillRect(QRectF(area.left(), area.top(), 3.0, area.height()), style.bar);
-            if (bulletHere) {
-                p.setFont(style.bulletFont);
-                p.setPen(style.color);
-                p.drawText(QRectF(kMargin, top + style.padY, style.indent, box.span(i, i + 1)),
-                           Qt::AlignLeft | Qt::AlignVCenter, style.bullet);
-            }
-            box.draw(p, kMargin + style.indent, top + style.padY, i, j, style.color);
-        });
-        flow.y += height;
-        first = false;
-        i = j;
-        if (i < n)
-            flow.newPage();
-    }
-    flow.space(style.after);
-}
-
-// --- tables -----------------------------------------------------------------------------------
-
-struct TableBox {
-    QVector<double> widths;           ///< column widths, padding included
-    QVector<QVector<TextBox>> cells;  ///< header first when there is one
-    QVector<double> heights;          ///< row heights
-    bool header = false;
-
-    double width() const { return std::accumulate(widths.begin(), widths.end(), 0.0); }
-    int rows() const { return static_cast<int>(cells.size()) - (header ? 1 : 0); }
-    double headerHeight() const { return header ? heights.front() : 0.0; }
-    double rowHeight(int r) const { return heights[r + (header ? 1 : 0)]; }
-};
-
-double longestLine(const QString &text, const QFontMetricsF &metrics)
-{
-    double w = 0;
-    for (const QString &line : text.split(QLatin1Char('\n')))
-        w = std::max(w, metrics.horizontalAdvance(line));
-    return w;
-}
-
-double longestWord(const QString &text, const QFontMetricsF &metrics)
-{
-    static const QRegularExpression space(QStringLiteral("[\\s\\x{200B}]+"));
-    double w = 0;
-    for (const QString &word : text.split(space, Qt::SkipEmptyParts))
-        w = std::max(w, metrics.horizontalAdvance(word));
-    return w;
-}
-
-/** Lays a table out at most `available` wide: columns get their natural width when everything
- *  fits, else their longest word plus a share of the rest in proportion to what they lack. */
-TableBox layoutTable(std::vector<std::string> header, std::vector<std::vector<std::string>> rows, const Fonts &fonts,
-                     double available, QPaintDevice *device)
-{
-    std::size_t columns = header.size();
-    for (const auto &row : rows)
-        columns = std::max(columns, row.size());
-    // A long two-column key/value table reads as well in four columns and takes half the height.
-    if (header.empty() && columns == 2 && rows.size() >= 6) {
-        const std::size_t half = (rows.size() + 1) / 2;
-        std::vector<std::vector<std::string>> folded;
-        for (std::size_t k = 0; k < half; ++k) {
-            std::vector<std::string> row = rows[k];
-            row.resize(2);
-            if (k + half < rows.size()) {
-                row.push_back(rows[k + half].size() > 0 ? rows[k + half][0] : std::string());
-                row.push_back(rows[k + half].size() > 1 ? rows[k + half][1] : std::string());
-            } else {
-                row.resize(4);
-            }
-            folded.push_back(std::move(row));
-        }
-        rows = std::move(folded);
-        columns = 4;
-    }
-    TableBox t;
-    t.header = !header.empty();
-    std::vector<std::vector<QString>> text;
-    if (t.header) {
-        // Header cells name metrics and JSON paths (distance_to_optimum, graph.generator.rho_w):
-        // let them break after '_' and '.' (a zero-width space) rather than anywhere.
-        static const QRegularExpression joint(QStringLiteral("([_.])(?=\\w)"));
-        header.resize(columns);
-        text.emplace_back();
-        for (const auto &cell : header)
-            text.back().push_back(toQString(cell).replace(joint, QStringLiteral("\\1\u200B")));
-    }
-    for (auto &row : rows) {
-        row.resize(columns);
-        text.emplace_back();
-        for (const auto &cell : row)
-            text.back().push_back(toQString(cell));
-    }
-    const QFontMetricsF plain(fonts.table, device), bold(fonts.tableBold, device);
-    QVector<double> natural(int(columns), 0.0), minimum(int(columns), 0.0);
-    for (std::size_t r = 0; r < text.size(); ++r) {
-        const QFontMetricsF &m = t.header && r == 0 ? bold : plain;
-        for (std::size_t c = 0; c < columns; ++c) {
-            natural[int(c)] = std::max(natural[int(c)], longestLine(text[r][c], m) + 2 * kCellPadX + 1);
-            minimum[int(c)] = std::max(minimum[int(c)], longestWord(text[r][c], m) + 2 * kCellPadX + 1);
-        }
-    }
-    for (int c = 0; c < int(columns); ++c) {
-        minimum[c] = std::min(minimum[c], 0.45 * available); // a very long token wraps anywhere
-        natural[c] = std::max(natural[c], minimum[c]);
-    }
-    const double naturalSum = std::accumulate(natural.begin(), natural.end(), 0.0);
-    const double minimumSum = std::accumulate(minimum.begin(), minimum.end(), 0.0);
-    if (naturalSum <= available) {
-        t.widths = natural;
-    } else if (minimumSum >= available) {
-        t.widths = minimum;
-        for (double &w : t.widths)
-            w *= available / minimumSum;
-    } else {
-        t.widths = minimum;
-        const double extra = available - minimumSum;
-        for (int c = 0; c < int(columns); ++c)
-            t.widths[c] += extra * (natural[c] - minimum[c]) / (naturalSum - minimumSum);
-    }
-    for (std::size_t r = 0; r < text.size(); ++r) {
-        QVector<TextBox> row;
-        double height = 0;
-        for (std::size_t c = 0; c < columns; ++c) {
-            const QFont &font = t.header && r == 0 ? fonts.tableBold : fonts.table;
-            row << layoutText(text[r][c], font, t.widths[int(c)] - 2 * kCellPadX, device);
-            height = std::max(height, row.back().height());
-        }
-        t.cells << row;
-        t.heights << height + 2 * kCellPadY;
-    }
-    return t;
-}
-
-/** Paint operation for row `index` of the table (0 = the header when there is one). */
-Op tableRowOp(const TableBox &t, int index, double x, double top)
-{
-    return [t, index, x, top](QCPPainter &p) {
-        const double height = t.heights[index];
-        double left = x;
-        const bool isHeader = t.header && index == 0;
-        p.setPen(QPen(kGrid, 0.6));
-        for (int c = 0; c < t.widths.size(); ++c) {
-            const QRectF cell(left, top, t.widths[c], height);
-            if (isHeader)
-                p.fillRect(cell, kHeaderFill);
-            p.setPen(QPen(kGrid, 0.6));
-            p.setBrush(Qt::NoBrush);
-            p.drawRect(cell);
-            const TextBox &box = t.cells[index][c];
-            if (box.lines() > 0)
-                box.draw(p, left + kCellPadX, top + kCellPadY, 0, box.lines(), kText);
-            left += t.widths[c];
-        }
-    };
-}
-
-/** The height a table needs on the page it starts on: all of it when it is short (a short table
- *  is never split), else its header and first three rows. */
-double tableStart(const TableBox &t)
-{
-    const double total = std::accumulate(t.heights.begin(), t.heights.end(), 0.0);
-    if (total <= 0.4 * (kPageHeight - 2 * kMargin))
-        return total;
-    double first = t.headerHeight();
-    for (int r = 0; r < std::min(t.rows(), 3); ++r)
-        first += t.rowHeight(r);
-    return first;
-}
-
-/** Places a table; it starts on a new page unless its start fits (tableStart), and repeats its
- *  header on every page it continues on. */
-void placeTable(Flow &flow, const TableBox &t, double x, int table)
-{
-    using Kind = ReportLayout::Placement::Kind;
-    flow.space(4);
-    flow.need(tableStart(t));
-    auto drawHeader = [&] {
-        if (!t.header)
-            return;
-        flow.add(tableRowOp(t, 0, x, flow.y));
-        flow.mark(Kind::TableHeader, QRectF(x, flow.y, t.width(), t.heights[0]), table);
-        flow.y += t.heights[0];
-    };
-    drawHeader();
-    for (int r = 0; r < t.rows(); ++r) {
-        const int index = r + (t.header ? 1 : 0);
-        if (t.heights[index] > flow.remaining()) {
-            flow.newPage();
-            drawHeader();
-        }
-        flow.add(tableRowOp(t, index, x, flow.y));
-        flow.mark(Kind::TableRow, QRectF(x, flow.y, t.width(), t.heights[index]), table, r);
-        flow.y += t.heights[index];
-    }
-    flow.space(6);
-}
-
-// --- pictures ---------------------------------------------------------------------------------
-
-Op pictureOp(const ReportLayout::Picture &picture, const QRectF &area)
-{
-    return [picture, area](QCPPainter &p) {
-        if (!picture.paint)
-            return;
-        p.save();
-        p.translate(area.topLeft());
-        p.setClipRect(QRectF(QPointF(0, 0), area.size()));
-        picture.paint(&p, area.size());
-        p.restore();
-    };
-}
 
 /** The graph picture's size in its box, keeping its proportions. */
 QSizeF graphSize(const ReportLayout::Picture &picture)
@@ -496,7 +48,7 @@ public:
             const ReportBlock *afterNext = k + 2 < blocks.size() ? &blocks[k + 2] : nullptr;
             switch (b.kind) {
             case ReportBlock::Kind::Title:
-                placeText(mFlow, layoutRuns(b.text, mFonts.title, kTextWidth, mDevice), textStyle(kText, 0, 6));
+                title(b);
                 break;
             case ReportBlock::Kind::Heading:
             case ReportBlock::Kind::Subheading:
@@ -505,37 +57,18 @@ public:
             case ReportBlock::Kind::Paragraph:
                 paragraph(b, next);
                 break;
-            case ReportBlock::Kind::Code: {
-                TextStyle style = textStyle(kText, 3, 6, 8, 3);
-                style.fill = kCodeFill;
-                placeText(mFlow, layoutText(toQString(b.plainText()), mFonts.code, kTextWidth - 16, mDevice), style);
+            case ReportBlock::Kind::Code:
+                code(b);
                 break;
-            }
             case ReportBlock::Kind::List:
-                for (const auto &item : b.rows) {
-                    TextStyle style = textStyle(b.style == ReportBlock::Style::Warning ? kWarn : kText, 1, 1, 14);
-                    style.bullet = QStringLiteral("•");
-                    style.bulletFont = mFonts.body;
-                    placeText(mFlow, layoutText(toQString(item.empty() ? std::string() : item.front()), mFonts.body,
-                                                kTextWidth - 14, mDevice),
-                              style);
-                }
-                mFlow.space(4);
+                list(b);
                 break;
             case ReportBlock::Kind::Table:
                 placeTable(mFlow, layoutTable(b.header, b.rows, mFonts, kTextWidth, mDevice), kMargin, mTables++);
                 break;
             case ReportBlock::Kind::Pictures:
-                if (b.group == "graph") {
-                    if (next && next->kind == ReportBlock::Kind::Table) {
-                        graphWithTable(*next);
-                        ++k; // the table is placed
-                    } else {
-                        graphWithTable(ReportBlock());
-                    }
-                } else {
-                    grid(b);
-                }
+                if (picturesBlock(b, next))
+                    ++k; // the table beside the graph is placed
                 break;
             }
         }
@@ -543,6 +76,47 @@ public:
     }
 
 private:
+    void title(const ReportBlock &b)
+    {
+        placeText(mFlow, layoutRuns(b.text, mFonts.title, kTextWidth, mDevice), textStyle(kText, 0, 6));
+    }
+
+    void code(const ReportBlock &b)
+    {
+        TextStyle style = textStyle(kText, 3, 6, 8, 3);
+        style.fill = kCodeFill;
+        placeText(mFlow, layoutText(toQString(b.plainText()), mFonts.code, kTextWidth - 16, mDevice), style);
+    }
+
+    /** One bulleted paragraph per item. */
+    void list(const ReportBlock &b)
+    {
+        for (const auto &item : b.rows) {
+            TextStyle style = textStyle(b.style == ReportBlock::Style::Warning ? kWarn : kText, 1, 1, 14);
+            style.bullet = QStringLiteral("•");
+            style.bulletFont = mFonts.body;
+            placeText(mFlow, layoutText(toQString(item.empty() ? std::string() : item.front()), mFonts.body,
+                                        kTextWidth - 14, mDevice),
+                      style);
+        }
+        mFlow.space(4);
+    }
+
+    /** The graph (with the table after it beside it) or the plots grid; true when `next` was placed. */
+    bool picturesBlock(const ReportBlock &b, const ReportBlock *next)
+    {
+        if (b.group != "graph") {
+            grid(b);
+            return false;
+        }
+        if (next && next->kind == ReportBlock::Kind::Table) {
+            graphWithTable(*next);
+            return true;
+        }
+        graphWithTable(ReportBlock());
+        return false;
+    }
+
     TextStyle paragraphStyle(const ReportBlock &b) const
     {
         TextStyle style = textStyle(kText, 2, 4);
@@ -740,6 +314,22 @@ private:
     int mHeadings = 0;
 };
 
+/** The footer of page `k` of `count`: the experiment on the left, the page on the right, in the
+ *  bottom margin. */
+void paintFooter(QCPPainter &painter, const Fonts &fonts, QPaintDevice *device, const QString &footer, int k, int count)
+{
+    painter.save();
+    painter.setFont(fonts.footer);
+    painter.setPen(kMuted);
+    const QRectF band(kMargin, kPageHeight - kMargin + 6, kTextWidth, 14);
+    const QString page = QStringLiteral("page %1 of %2").arg(k + 1).arg(count);
+    const QFontMetricsF metrics(fonts.footer, device);
+    const QString name = metrics.elidedText(footer, Qt::ElideRight, kTextWidth - metrics.horizontalAdvance(page) - 24);
+    painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, name);
+    painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, page);
+    painter.restore();
+}
+
 } // namespace
 
 ReportLayout::ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pictures, QString footer)
@@ -804,17 +394,7 @@ bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pa
             op(painter);
             painter.restore();
         }
-        // Footer: the experiment on the left, the page on the right, in the bottom margin.
-        painter.save();
-        painter.setFont(fonts.footer);
-        painter.setPen(kMuted);
-        const QRectF band(kMargin, kPageHeight - kMargin + 6, kTextWidth, 14);
-        const QString page = QStringLiteral("page %1 of %2").arg(k + 1).arg(count);
-        const QFontMetricsF metrics(fonts.footer, &writer);
-        const QString name = metrics.elidedText(mFooter, Qt::ElideRight, kTextWidth - metrics.horizontalAdvance(page) - 24);
-        painter.drawText(band, Qt::AlignLeft | Qt::AlignVCenter, name);
-        painter.drawText(band, Qt::AlignRight | Qt::AlignVCenter, page);
-        painter.restore();
+        paintFooter(painter, fonts, &writer, mFooter, k, count);
     }
     if (!painter.end()) {
         if (error)

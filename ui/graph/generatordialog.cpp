@@ -111,7 +111,7 @@ void GeneratorDialog::updatePreview()
         if (w)
             text += tr("<br/>σ₂ of %1 weights: %2")
                         .arg(mGraph.isDirected() ? tr("uniform row-stochastic") : tr("Metropolis"))
-                        .arg(formatNumber(secondSingularValue(*w), 4));
+                        .arg(numberText(secondSingularValue(*w), 4));
     }
     mPreview->setText(text);
     ok->setEnabled(mGraph.nodeCount() > 0);

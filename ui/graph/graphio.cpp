@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "graphio.h"
 
+#include "dplab/common/formatnumber.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -42,9 +44,7 @@ bool parseCoordinate(const std::string &s, double &out)
 
 std::string number(double v)
 {
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.10g", v);
-    return buffer;
+    return formatNumber(v, 10);
 }
 
 } // namespace

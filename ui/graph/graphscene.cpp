@@ -515,9 +515,9 @@ void GraphScene::updateLabels()
             continue;
         }
         const Edge &e = item->edge(); // e.from sends to e.to: entry (to, from)
-        QString label = formatNumber(mPrimary(e.to, e.from), 3);
+        QString label = numberText(mPrimary(e.to, e.from), 3);
         if (pair)
-            label += QStringLiteral(" | ") + formatNumber(mSecondary(e.to, e.from), 3);
+            label += QStringLiteral(" | ") + numberText(mSecondary(e.to, e.from), 3);
         item->setLabel(label);
     }
     placeLabels();

@@ -43,7 +43,7 @@ QString vectorText(const Eigen::VectorXd &v, int limit = 12)
     QStringList parts;
     const double scale = v.size() > 0 ? v.cwiseAbs().maxCoeff() : 0.0;
     for (Eigen::Index i = 0; i < v.size() && i < limit; ++i)
-        parts << formatNumber(withoutRoundOff(v[i], scale), 3);
+        parts << numberText(withoutRoundOff(v[i], scale), 3);
     if (v.size() > limit)
         parts << QStringLiteral("…");
     return QStringLiteral("(") + parts.join(QStringLiteral(", ")) + QStringLiteral(")");
@@ -187,10 +187,10 @@ QString InspectorWidget::render() const
         // Singular values and spectral radii of a stochastic matrix are measured against its
         // largest singular value, at least 1: σ₂ = 1e-16 of a complete graph is 0.
         const double scale = std::max(1.0, f.spectralRadius);
-        row(tr("spectral radius"), formatNumber(withoutRoundOff(f.spectralRadius, scale), 4));
-        row(tr("σ₂ (2nd singular value)"), formatNumber(withoutRoundOff(f.sigma2, scale), 4));
-        row(tr("spectral gap 1 − σ₂"), formatNumber(withoutRoundOff(f.spectralGap, scale), 4));
-        row(tr("ρ(%1 − 11ᵀ/n)").arg(m.name), formatNumber(withoutRoundOff(f.consensusRate, scale), 4));
+        row(tr("spectral radius"), numberText(withoutRoundOff(f.spectralRadius, scale), 4));
+        row(tr("σ₂ (2nd singular value)"), numberText(withoutRoundOff(f.sigma2, scale), 4));
+        row(tr("spectral gap 1 − σ₂"), numberText(withoutRoundOff(f.spectralGap, scale), 4));
+        row(tr("ρ(%1 − 11ᵀ/n)").arg(m.name), numberText(withoutRoundOff(f.consensusRate, scale), 4));
         html += QStringLiteral("</table>");
         if (m.perron.size() > 0)
             html += QStringLiteral("<p style='margin:2px 0'>%1:<br/>%2</p>").arg(m.perronName, vectorText(m.perron));
@@ -279,8 +279,8 @@ QString verdicts(const MatrixReport &m)
                      .arg(mark(f.rowStochastic), QObject::tr("row-stochastic"), mark(f.columnStochastic),
                           QObject::tr("column-stochastic"), mark(f.symmetric), QObject::tr("symmetric"));
         parts << QObject::tr("σ₂ = %1, spectral gap %2, ρ(%3 − 11ᵀ/n) = %4")
-                     .arg(formatNumber(f.sigma2, 4), formatNumber(f.spectralGap, 4), m.name,
-                          formatNumber(f.consensusRate, 4));
+                     .arg(numberText(f.sigma2, 4), numberText(f.spectralGap, 4), m.name,
+                          numberText(f.consensusRate, 4));
     } else if (m.matrix.size() > 0) {
         parts << QObject::tr("spectral facts skipped for n > %1").arg(kInspectorSpectrumLimit);
     }
@@ -352,7 +352,7 @@ QDialog *InspectorWidget::createMatrixDialog(int matrix, int focusRow, int focus
                     item->setTextAlignment(Qt::AlignCenter);
                     table->setItem(int(i), int(j), item);
                 }
-                item->setText(w(i, j) == 0.0 ? QStringLiteral("·") : formatNumber(w(i, j), 4));
+                item->setText(w(i, j) == 0.0 ? QStringLiteral("·") : numberText(w(i, j), 4));
                 item->setData(Qt::UserRole, w(i, j));
                 const bool editable = i == j || graph.hasEdge(int(j), int(i));
                 item->setFlags(editable ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable

@@ -584,20 +584,25 @@ void MetricPlot::appendAlternativeRows(int run)
         }
         updateLegend();
     }
-    for (int a = 0; a < alternatives && a < g.alternatives.size(); ++a) {
-        const QVector<double> eps = mResults->epsilonAlternativeMean(mPoint, run, a);
-        QVector<double> keys, values;
-        for (int k = g.alternativeRows; k < rows && k < eps.size(); ++k) {
-            if (k % g.stride != 0)
-                continue;
-            const double v = eps[k];
-            const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!mLogY || v > 0);
-            keys.push_back(keysAll[k]);
-            values.push_back(show ? v : kNaN);
-        }
-        g.alternatives[a]->addData(keys, values, true);
-    }
+    for (int a = 0; a < alternatives && a < g.alternatives.size(); ++a)
+        appendStrided(g.alternatives[a], keysAll, mResults->epsilonAlternativeMean(mPoint, run, a), g.alternativeRows,
+                      rows, g.stride);
     g.alternativeRows = rows;
+}
+
+void MetricPlot::appendStrided(QCPGraph *graph, const QVector<double> &keysAll, const QVector<double> &series, int from,
+                               int rows, int stride) const
+{
+    QVector<double> keys, values;
+    for (int k = from; k < rows && k < series.size(); ++k) {
+        if (k % stride != 0)
+            continue;
+        const double v = series[k];
+        const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!mLogY || v > 0);
+        keys.push_back(keysAll[k]);
+        values.push_back(show ? v : kNaN);
+    }
+    graph->addData(keys, values, true);
 }
 
 void MetricPlot::appendAgentRows(int run)
@@ -629,19 +634,8 @@ void MetricPlot::appendAgentRows(int run)
             g.agents.push_back(graph);
         }
     }
-    for (int i = 0; i < agents && i < g.agents.size(); ++i) {
-        const QVector<double> eps = mResults->epsilonAgentMean(mPoint, run, i);
-        QVector<double> keys, values;
-        for (int k = g.agentRows; k < rows && k < eps.size(); ++k) {
-            if (k % g.stride != 0)
-                continue;
-            const double v = eps[k];
-            const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!mLogY || v > 0);
-            keys.push_back(keysAll[k]);
-            values.push_back(show ? v : kNaN);
-        }
-        g.agents[i]->addData(keys, values, true);
-    }
+    for (int i = 0; i < agents && i < g.agents.size(); ++i)
+        appendStrided(g.agents[i], keysAll, mResults->epsilonAgentMean(mPoint, run, i), g.agentRows, rows, g.stride);
     g.agentRows = rows;
 }
 

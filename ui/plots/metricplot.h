@@ -126,6 +126,10 @@ private:
     void thin(RunGraphs &g);
     void appendAgentRows(int run);
     void appendAlternativeRows(int run);
+    /** Appends rows [from, rows) of `series` (every stride-th) to `graph` at `keys`; values a
+     *  plot cannot show (not finite, too large, ≤ 0 on a log axis) become gaps. */
+    void appendStrided(QCPGraph *graph, const QVector<double> &keys, const QVector<double> &series, int from, int rows,
+                       int stride) const;
     void updateLegend();
     void addGhosts();
     void autoRange();

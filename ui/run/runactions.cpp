@@ -91,6 +91,20 @@ RunActions::RunActions(ExperimentDocument *document, RunController *controller, 
     updateActions();
 }
 
+namespace {
+
+/** The bytes of the estimate's items named `what`. */
+double bytesOf(const ResourceEstimate &estimate, const std::string &what)
+{
+    double bytes = 0;
+    for (const ResourceItem &item : estimate.items)
+        if (item.what == what)
+            bytes += item.bytes;
+    return bytes;
+}
+
+} // namespace
+
 Result<Experiment> RunActions::resolveWithoutLimit(const ExperimentDocument &document)
 {
     ResolveOptions options;
@@ -112,10 +126,7 @@ RunActions::MemoryPlan RunActions::planMemory(const Experiment &e, double limit,
     // The smallest recording interval that brings the window's recording under its warning size
     // and the whole run under the limit (recording in at most half the room left), keeping at
     // least 100 recorded points.
-    double recorded = 0;
-    for (const ResourceItem &item : e.resources.items)
-        if (item.what == "recorded metrics" || item.what == "traces")
-            recorded += item.bytes;
+    const double recorded = bytesOf(e.resources, "recorded metrics") + bytesOf(e.resources, "traces");
     const double fixed = plan.needed - recorded;
     double scale = plan.recording / (kRecordingWarnBytes / 2);
     bool fits = true;
@@ -298,13 +309,9 @@ void RunActions::resetRun()
 
 double RunActions::estimatedRecordingBytes(const Experiment &e)
 {
-    const double points = e.sweep ? double(e.sweep->values.size()) : 1.0;
-    const double recorded = std::floor(double(e.iterations) / double(std::max<long long>(1, e.recordEvery))) + 1.0;
-    const double agents = double(e.graph.nodeCount());
-    // ~12 metrics and every agent's ε per recorded point, 8 bytes each, kept twice (result and
-    // live plots).
-    const double perPoint = (12.0 + agents) * 8.0 * 2.0;
-    return points * double(e.runs.size()) * double(e.repetitions) * recorded * perPoint;
+    // Core's estimate of the recorded metrics (every sweep point: estimateResources), which the
+    // window keeps twice: in the result and in the live plots.
+    return 2.0 * bytesOf(e.resources, "recorded metrics");
 }
 
 bool RunActions::hasFinishedRun() const

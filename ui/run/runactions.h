@@ -78,9 +78,9 @@ public:
     static MemoryPlan planMemory(const Experiment &experiment, double limit, double physical);
     /** The document resolved (not built: nothing loaded) with no memory limit: its estimate. */
     static Result<Experiment> resolveWithoutLimit(const ExperimentDocument &document);
-    /** The memory a run of `experiment` needs for what it records, in bytes: every recorded
-     *  point of every run, repetition and sweep point holds its metrics and each agent's ε, once
-     *  in the result and once in the live plots. */
+    /** The memory a run of `experiment` needs for what it records, in bytes: core's estimate of
+     *  the recorded metrics (every recorded point of every run, repetition and sweep point, its
+     *  metrics and each agent's ε), held once in the result and once in the live plots. */
     static double estimatedRecordingBytes(const Experiment &experiment);
     /** Above this estimate a run asks first (and proposes a recording interval that fits). */
     static constexpr double kRecordingWarnBytes = 512.0 * 1024 * 1024;

@@ -21,7 +21,7 @@ QString MessageInspector::vectorText(const Eigen::VectorXd &v)
     QStringList parts;
     const Eigen::Index shown = std::min<Eigen::Index>(v.size(), 8);
     for (Eigen::Index k = 0; k < shown; ++k)
-        parts << QString::number(v[k], 'g', 6);
+        parts << numberText(v[k], 6);
     QString text = QStringLiteral("[") + parts.join(QStringLiteral(", "));
     if (v.size() > shown)
         text += tr(", … (%1 values)").arg(v.size());

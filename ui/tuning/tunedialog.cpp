@@ -588,7 +588,7 @@ void TuneDialog::updateTable()
         cell(0, toQString(t.label));
         const TuneCandidate *best = t.bestCandidate();
         if (!t.tuned) {
-            cell(5, t.reason.empty() ? tr("not tuned") : tr("not comparable: %1").arg(toQString(t.reason)));
+            cell(5, t.reason.empty() ? tr("not tuned") : toQString(t.reason)); // core's reason says "not comparable: …"
             continue;
         }
         if (!best) {
