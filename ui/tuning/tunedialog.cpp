@@ -510,7 +510,7 @@ void TuneDialog::updatePlot()
     setLogAxis(mPlot->yAxis, logY);
     const bool maximise = mRunning.metric == "train_accuracy" || mRunning.metric == "test_accuracy";
     mPlot->xAxis->setLabel(toQString(mRunning.parameter));
-    mPlot->yAxis->setLabel(tr("final %1 (mean over the repetitions, 95 %% CI)")
+    mPlot->yAxis->setLabel(tr("final %1 (mean, 95 % CI)")
                                .arg(metricTitle(toQString(mRunning.metric)).toLower()));
     bool anything = false;
     for (std::size_t r = 0; r < mCurve.size(); ++r) {
