@@ -68,14 +68,14 @@ RunActions::RunActions(ExperimentDocument *document, RunController *controller, 
     connect(mLiveTimer, &QTimer::timeout, this, &RunActions::startLive);
     connect(mDocument, &ExperimentDocument::changed, this, &RunActions::onDocumentEdited);
     // A file with "presentation": {"live": true} (the teaching presets) switches live mode on;
-    // a file without it leaves the mode as it is. Opening is not an edit: it starts nothing.
+    // a file without it leaves the mode as it is. Opening is not an edit: it starts nothing, also
+    // when live mode was on already.
     connect(mDocument, &ExperimentDocument::loaded, this, [this] {
         const Json live = mDocument->value("/presentation/live");
-        if (live.is_boolean() && live.get<bool>() && !mLiveAction->isChecked()) {
+        if (live.is_boolean() && live.get<bool>())
             mLiveAction->setChecked(true);
-            mSkipLoadChange = true;
-            emit message(tr("Live mode is on (this file asks for it): every edit re-runs the changed runs"), 8000);
-        }
+        mSkipLoadChange = true; // the load's own change signal, which follows
+        mLiveTimer->stop();
     });
     connect(mLiveAction, &QAction::toggled, this, [this](bool on) {
         if (!on)

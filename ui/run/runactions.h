@@ -121,7 +121,7 @@ private:
     QAction *mLiveAction = nullptr;
     QTimer *mLiveTimer = nullptr;
     bool mLiveStart = false; ///< a live start is running: failures go to the status bar only
-    bool mSkipLoadChange = false; ///< the change signal of a load that switched live mode on
+    bool mSkipLoadChange = false; ///< the change signal of a load (opening is not an edit)
     double mSecondsPerAgentIteration = -1.0; ///< measured on the last finished run
     Json mStartedDocument; ///< the document of the run in flight (for the history)
     ResultsView *mViews;
