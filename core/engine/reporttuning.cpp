@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/reporttuning.h"
 
+#include "dplab/engine/writers.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -12,7 +14,7 @@ namespace {
 
 std::string numberText(const Json &v)
 {
-    return v.is_number() ? formatShortest(v.get<double>()) : std::string("—");
+    return v.is_number() ? formatSignificant(v.get<double>(), 6) : std::string("—");
 }
 
 ReportBlock block(ReportBlock::Kind kind, std::string text)
@@ -68,7 +70,7 @@ Result<std::vector<ReportBlock>> compareTunedBlocks(const Json &best)
             }
             std::string mean = numberText(r.value("mean", Json()));
             if (r.value("ci_low", Json()).is_number() && r.value("ci_high", Json()).is_number())
-                mean += " ± " + formatShortest((r.at("ci_high").get<double>() - r.at("ci_low").get<double>()) / 2);
+                mean += " ± " + formatSignificant((r.at("ci_high").get<double>() - r.at("ci_low").get<double>()) / 2, 3);
             runs.rows.push_back({label, numberText(r.at("value")), mean, std::to_string(r.value("repetitions", 0))});
         }
         out.push_back(std::move(runs));

@@ -5,6 +5,7 @@
 #include "dplab/engine/reporttuning.h"
 #include "dplab/engine/runner.h"
 #include "dplab/engine/tuning.h"
+#include "dplab/engine/writers.h"
 
 #include <gtest/gtest.h>
 
@@ -196,12 +197,12 @@ TEST(Tuning, TheReportsCompareTunedSectionComesFromBestJson)
     const ReportBlock &runs = (*blocks)[2];
     ASSERT_EQ(runs.rows.size(), 2u);
     EXPECT_EQ(runs.rows[0][0], "noisy"); // the experiment's order, not best.json's key order
-    EXPECT_EQ(runs.rows[0][1], formatShortest(result->runs[0].bestCandidate()->value));
+    EXPECT_EQ(runs.rows[0][1], formatSignificant(result->runs[0].bestCandidate()->value, 6));
     EXPECT_EQ(runs.rows[0][3], "6");
     const ReportBlock &pairs = (*blocks)[3];
     ASSERT_EQ(pairs.rows.size(), 1u);
     EXPECT_EQ(pairs.rows[0][0], "noisy − noisier");
-    EXPECT_EQ(pairs.rows[0][3], formatShortest(result->comparisons[0].wilcoxon.p));
+    EXPECT_EQ(pairs.rows[0][3], formatSignificant(result->comparisons[0].wilcoxon.p, 6));
     EXPECT_EQ(pairs.rows[0][5].find("better") != std::string::npos, result->comparisons[0].significant);
 
     // It goes after the final values, before the next section.
