@@ -27,8 +27,8 @@ void quietHandler(QtMsgType type, const QMessageLogContext &context, const QStri
 } // namespace
 
 bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<const Experiment> experiment,
-                 std::shared_ptr<const ExperimentResult> result, const std::string &overrides, std::string *error,
-                 int *pages)
+                 std::shared_ptr<const ExperimentResult> result, const std::string &overrides, const Json &tuning,
+                 std::string *error, int *pages)
 {
     // Headless unless a display is there: the report draws with widgets but never shows one.
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
@@ -40,6 +40,7 @@ bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<
     ReportInfo info;
     info.overrides = overrides;
     writer.setInfo(info);
+    writer.setTuning(tuning);
     QString message;
     if (!writer.write(QString::fromStdString(dir), &message)) {
         *error = message.toStdString();

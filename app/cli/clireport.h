@@ -14,10 +14,11 @@
 namespace dplab::cli {
 
 /** Writes DIR/report.html and DIR/report.pdf. `overrides` are the command-line overrides to
- *  mention in the reproduce section. Returns false with `error` set on failure; `pages` gets
- *  the PDF's page count. */
+ *  mention in the reproduce section; `tuning` a best.json with compared runs for the "Compare
+ *  tuned" section (null: none). Returns false with `error` set on failure; `pages` gets the
+ *  PDF's page count. */
 bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<const Experiment> experiment,
-                 std::shared_ptr<const ExperimentResult> result, const std::string &overrides, std::string *error,
-                 int *pages);
+                 std::shared_ptr<const ExperimentResult> result, const std::string &overrides, const Json &tuning,
+                 std::string *error, int *pages);
 
 } // namespace dplab::cli

@@ -8,11 +8,14 @@
 #include "clireport.h"
 #endif
 
+#include "dplab/common/files.h"
 #include "dplab/common/limits.h"
 #include "dplab/engine/messagescsv.h"
+#include "dplab/engine/reporttuning.h"
 #include "dplab/engine/results.h"
 #include "dplab/engine/writers.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -167,6 +170,44 @@ int commandMerge(int argc, char **argv)
 #ifdef DPLAB_CLI_REPORT
 namespace {
 
+/** The tuning whose "Compare tuned" section the report shows: --tuning DIR's best.json (it must
+ *  hold compared runs of this experiment), or for `report --from` without --tuning the results
+ *  folder's own best.json when it has compared runs (`tune … --compare --out` into that folder).
+ *  Null when there is none. */
+Result<Json> reportTuning(const Args &args, const std::string &from, const Experiment &experiment)
+{
+    const bool given = args.has("--tuning");
+    if (!given && from.empty())
+        return Json();
+    const std::string file = (std::filesystem::path(given ? args.value("--tuning") : from) / "best.json").string();
+    std::error_code ec;
+    if (!given && !std::filesystem::exists(file, ec))
+        return Json();
+    auto best = readJsonFile(file);
+    if (!best) {
+        Error err = best.error();
+        err.where = given ? "--tuning " + err.where : err.where;
+        return err;
+    }
+    if (!best->is_object() || !best->contains("comparisons")) {
+        if (!given)
+            return Json(); // a tuning without --compare: nothing to compare
+        return Error::invalid("--tuning " + file, "has no comparisons: run `tune … --compare --out DIR` for the table");
+    }
+    if (best->contains("runs") && best->at("runs").is_object())
+        for (auto it = best->at("runs").begin(); it != best->at("runs").end(); ++it)
+            if (std::none_of(experiment.runs.begin(), experiment.runs.end(),
+                             [&](const RunSpec &r) { return r.label == it.key(); }))
+                return Error::invalid(std::string(given ? "--tuning " : "") + file,
+                                      "tunes a run \"" + it.key() + "\" this experiment does not have");
+    if (auto blocks = compareTunedBlocks(*best); !blocks) {
+        Error err = blocks.error();
+        err.where = file + ": " + err.where;
+        return err;
+    }
+    return *best;
+}
+
 /** `report --from DIR`: the report of a results folder (a run or a merge), without running. */
 int commandReportFrom(int argc, char **argv, const Args &args)
 {
@@ -194,11 +235,14 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     auto experiment = loadFolderExperiment(*results);
     if (!experiment)
         return reportError(experiment.error());
+    auto tuning = reportTuning(args, from, *experiment);
+    if (!tuning)
+        return reportError(tuning.error());
     auto shared = std::make_shared<const Experiment>(std::move(*experiment));
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(results->result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", *tuning, &error, &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }
@@ -216,7 +260,8 @@ int commandReportFrom(int argc, char **argv, const Args &args)
 int commandReport(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from"});
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from",
+                           "--tuning"});
     if (!args)
         return usageError(args.error().toString());
     if (args->has("--from")) {
@@ -247,6 +292,9 @@ int commandReport(int argc, char **argv)
     auto experiment = loadWithOverrides(args->positional[0], *args);
     if (!experiment)
         return reportError(experiment.error());
+    auto tuning = reportTuning(*args, std::string(), *experiment); // checked before anything runs
+    if (!tuning)
+        return reportError(tuning.error());
     const std::string dir = args->value("--out");
     auto folder = openOutputFolder(dir, args->positional[0]);
     if (!folder)
@@ -263,7 +311,8 @@ int commandReport(int argc, char **argv)
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(*result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), *tuning, &error,
+                     &pages)) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }

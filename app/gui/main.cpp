@@ -14,6 +14,7 @@
 #include "plotpanel.h"
 #include "presentationscale.h"
 #include "teachingdock.h"
+#include "tunedialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -44,7 +45,8 @@ int main(int argc, char *argv[])
     parser.addOption(viewOption);
     QCommandLineOption dialogOption(QStringLiteral("dialog"),
                                     QStringLiteral("Open a dialog or panel once the window is shown (generator, help, "
-                                                   "weight-matrix, node-menu: node 0's context menu)."),
+                                                   "weight-matrix, node-menu: node 0's context menu, sweep: Run > Sweep..., tune: Run > "
+                                                   "Tune... started with its defaults)."),
                                     QStringLiteral("dialog"));
     QCommandLineOption presentationOption(QStringLiteral("presentation"),
                                           QStringLiteral("Presentation size for this session (1 = normal, 1.5, 2), "
@@ -102,6 +104,10 @@ int main(int argc, char *argv[])
         QTimer::singleShot(500, &window, &dplab::MainWindow::generateGraph);
     if (parser.value(dialogOption) == QLatin1String("help"))
         QTimer::singleShot(0, &window, &dplab::MainWindow::showHelp);
+    if (parser.value(dialogOption) == QLatin1String("sweep"))
+        QTimer::singleShot(500, &window, [&window] { window.showSweepEditor(); });
+    if (parser.value(dialogOption) == QLatin1String("tune"))
+        QTimer::singleShot(500, &window, [&window] { window.showTuneDialog()->startTuning(); });
     if (parser.value(dialogOption) == QLatin1String("weight-matrix"))
         QTimer::singleShot(500, &window, [&window] { window.graphActions()->matrixAction()->trigger(); });
     if (parser.value(dialogOption) == QLatin1String("node-menu"))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/sweepgrid.h"
 
 #include "dplab/common/files.h"
 #include "dplab/engine/metrics.h"
@@ -432,6 +433,68 @@ Json inheritRing4Parameters(Json weights, const Json &graphJson)
 }
 
 
+std::vector<std::string> sweepPaths(const SweepSpec &sweep)
+{
+    std::vector<std::string> paths;
+    const std::string separator = kSweepGridSeparator;
+    std::size_t from = 0;
+    for (;;) {
+        const std::size_t at = sweep.parameter.find(separator, from);
+        paths.push_back(sweep.parameter.substr(from, at == std::string::npos ? std::string::npos : at - from));
+        if (at == std::string::npos)
+            return paths;
+        from = at + separator.size();
+    }
+}
+
+bool isGridSweep(const SweepSpec &sweep)
+{
+    return sweep.parameter.find(kSweepGridSeparator) != std::string::npos;
+}
+
+Status applySweepValue(Json &document, const SweepSpec &sweep, const Json &value)
+{
+    const std::vector<std::string> paths = sweepPaths(sweep);
+    if (paths.size() == 1)
+        return setJsonPath(document, paths.front(), value);
+    if (!value.is_array() || value.size() != paths.size())
+        return Error::invalid("sweep.values", "a grid's value must be a list of " + std::to_string(paths.size())
+                                                  + " values, one per parameter, got " + value.dump());
+    for (std::size_t k = 0; k < paths.size(); ++k)
+        if (auto s = setJsonPath(document, paths[k], value[k]); !s)
+            return s;
+    return {};
+}
+
+Json sweepParameterJson(const SweepSpec &sweep)
+{
+    if (!isGridSweep(sweep))
+        return sweep.parameter;
+    return sweepPaths(sweep);
+}
+
+Result<std::string> sweepParameterFromJson(const Json &parameter)
+{
+    if (parameter.is_string())
+        return parameter.get<std::string>();
+    const std::string separator = kSweepGridSeparator;
+    if (!parameter.is_array() || parameter.size() < 2)
+        return Error::invalid("sweep.parameter", "must be a path such as \"runs[*].privacy.noise_y\", or a list of "
+                                                 "two or more paths for a grid");
+    std::string joined;
+    for (std::size_t k = 0; k < parameter.size(); ++k) {
+        if (!parameter[k].is_string() || parameter[k].get<std::string>().empty()
+            || parameter[k].get<std::string>().find(separator) != std::string::npos)
+            return Error::invalid(indexPath("sweep.parameter", k), "must be a path such as \"runs[*].params.stepsize\"");
+        for (std::size_t j = 0; j < k; ++j)
+            if (parameter[j] == parameter[k])
+                return Error::invalid(indexPath("sweep.parameter", k), "names " + parameter[k].get<std::string>()
+                                                                           + " twice");
+        joined += (k ? separator : std::string()) + parameter[k].get<std::string>();
+    }
+    return joined;
+}
+
 Status setJsonPath(Json &document, const std::string &path, const Json &value)
 {
     std::vector<std::string> segments;
@@ -591,24 +654,34 @@ Status parseSweep(const Json &doc, Experiment &e)
         return Error::invalid("sweep", "must be an object {\"parameter\": ..., \"values\": [...]}");
     if (auto st = checkKeys(s, {"parameter", "values"}, "sweep"); !st)
         return st.error();
-    if (!s.contains("parameter") || !s.at("parameter").is_string())
+    if (!s.contains("parameter"))
         return Error::invalid("sweep.parameter", "is required (a path such as \"runs[*].privacy.noise_y\")");
+    auto sweepParameter = sweepParameterFromJson(s.at("parameter"));
+    if (!sweepParameter)
+        return sweepParameter.error();
     if (!s.contains("values") || !s.at("values").is_array() || s.at("values").empty())
         return Error::invalid("sweep.values", "must be a non-empty list");
     if (s.at("values").size() > kMaxSweepValues)
         return Error::invalid("sweep.values", "has " + std::to_string(s.at("values").size())
                                                   + " values; at most " + std::to_string(kMaxSweepValues)
                                                   + " (each value is a whole experiment)");
-    SweepSpec sweep{s.at("parameter").get<std::string>(), {}};
-    const std::string &parameter = sweep.parameter;
-    if (parameter == "sweep" || parameter.rfind("sweep.", 0) == 0 || parameter.rfind("sweep[", 0) == 0)
-        return Error::invalid("sweep.parameter", "cannot address the sweep itself");
+    SweepSpec sweep{*sweepParameter, {}};
+    for (const std::string &parameter : sweepPaths(sweep))
+        if (parameter == "sweep" || parameter.rfind("sweep.", 0) == 0 || parameter.rfind("sweep[", 0) == 0)
+            return Error::invalid("sweep.parameter", "cannot address the sweep itself");
     for (const auto &v : s.at("values"))
         sweep.values.push_back(v);
+    // Check the path addresses something now, so a typo is reported at validation; a grid's
+    // values must each have one entry per path.
     Json probe = doc;
     probe.erase("sweep");
-    if (auto st = setJsonPath(probe, sweep.parameter, sweep.values.front()); !st)
+    if (auto st = applySweepValue(probe, sweep, sweep.values.front()); !st)
         return st.error();
+    const std::size_t paths = sweepPaths(sweep).size();
+    for (std::size_t i = 0; paths > 1 && i < sweep.values.size(); ++i)
+        if (!sweep.values[i].is_array() || sweep.values[i].size() != paths)
+            return Error::invalid(indexPath("sweep.values", i), "a grid's value must be a list of " + std::to_string(paths)
+                                                                    + " values, one per parameter");
     e.sweep = std::move(sweep);
     return {};
 }
@@ -635,7 +708,7 @@ Json resolvedDocument(const Json &doc, const Experiment &e, const Json &runs)
     if (!e.extraMetrics.empty())
         resolved["metrics"] = e.extraMetrics;
     if (e.sweep)
-        resolved["sweep"] = Json{{"parameter", e.sweep->parameter}, {"values", e.sweep->values}};
+        resolved["sweep"] = Json{{"parameter", sweepParameterJson(*e.sweep)}, {"values", e.sweep->values}};
     return resolved;
 }
 
@@ -697,7 +770,7 @@ Result<Json> sweepPointDocument(const Experiment &experiment, const Json &value)
 {
     Json doc = experiment.resolved;
     doc.erase("sweep");
-    if (auto s = setJsonPath(doc, experiment.sweep->parameter, value); !s)
+    if (auto s = applySweepValue(doc, *experiment.sweep, value); !s)
         return s.error();
     return doc;
 }

@@ -161,9 +161,10 @@ Result<Presentation> parsePresentation(const Json &json, const Json &resolved)
         return Error::invalid(path, "must be an object {\"hidden_panels\": [...], \"locked\": [...], \"notes\": \"...\"}");
     for (auto it = json.begin(); it != json.end(); ++it) {
         const std::string &key = it.key();
-        if (key != "hidden_panels" && key != "hidden_params" && key != "locked" && key != "notes" && key != "start")
+        if (key != "hidden_panels" && key != "hidden_params" && key != "locked" && key != "notes" && key != "start"
+            && key != "live")
             return Error::invalid(joinPath(path, key), "unknown key (expected one of: hidden_panels, hidden_params, "
-                                                       "locked, notes, start)");
+                                                       "locked, notes, start, live)");
     }
     Presentation p;
     auto panels = readStrings(json, "hidden_panels", path);
@@ -203,6 +204,11 @@ Result<Presentation> parsePresentation(const Json &json, const Json &resolved)
             return Error::invalid("presentation.start", "must be true or false");
         p.start = json.at("start").get<bool>();
     }
+    if (json.contains("live")) {
+        if (!json.at("live").is_boolean())
+            return Error::invalid("presentation.live", "must be true or false");
+        p.live = json.at("live").get<bool>();
+    }
     return p;
 }
 
@@ -212,7 +218,8 @@ Json presentationToJson(const Presentation &p)
                 {"hidden_params", p.hiddenParams},
                 {"locked", p.locked},
                 {"notes", p.notes},
-                {"start", p.start}};
+                {"start", p.start},
+                {"live", p.live}};
 }
 
 } // namespace dplab

@@ -4,6 +4,7 @@
 #include "dplab/common/csv.h"
 #include "dplab/common/files.h"
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/sweepgrid.h"
 
 #include <algorithm>
 #include <charconv>
@@ -554,7 +555,10 @@ Result<ResultsFolder> readResultsFolder(const std::string &dirText)
         e.recordEvery = doc->value("record_every", 1LL);
         if (doc->contains("sweep")) {
             SweepSpec sweep;
-            sweep.parameter = doc->at("sweep").at("parameter").get<std::string>();
+            auto parameter = sweepParameterFromJson(doc->at("sweep").at("parameter"));
+            if (!parameter)
+                return Error::parse((dir / "experiment.json").string(), "malformed: " + parameter.error().toString());
+            sweep.parameter = *parameter;
             sweep.values = doc->at("sweep").at("values").get<std::vector<Json>>();
             e.sweep = std::move(sweep);
         }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/runidentity.h"
+#include "dplab/engine/sweepgrid.h"
 
 #include <cmath>
 #include <cstdio>
@@ -128,7 +129,7 @@ Result<std::string> runIdentityAt(const Experiment &experiment, int point, int r
         return Error::invalid("sweep.values", "no point " + std::to_string(point));
     Json doc = experiment.resolved;
     doc.erase("sweep");
-    if (auto s = setJsonPath(doc, experiment.sweep->parameter, experiment.sweep->values[point]); !s)
+    if (auto s = applySweepValue(doc, *experiment.sweep, experiment.sweep->values[point]); !s)
         return s.error();
     ResolveOptions options;
     options.resolveSweepPoints = false;

@@ -335,6 +335,7 @@ public:
     {
         out.parameter = options.parameter;
         out.metric = options.metric;
+        out.epsilon = options.epsilon;
         out.maximise = maximised(options.metric);
         out.repetitions = experiment.repetitions;
         integer = std::all_of(plan.runs.begin(), plan.runs.end(), [&](int r) {
@@ -872,6 +873,8 @@ Json bestJson(const TuneResult &result)
                 {"budget_jobs", result.budget},
                 {"jobs", result.jobs},
                 {"runs", runs}};
+    if (result.epsilon)
+        out["epsilon"] = *result.epsilon;
     if (result.cancelled)
         out["cancelled"] = true;
     if (!result.comparisons.empty() || !result.notes.empty()) {

@@ -7,6 +7,7 @@
 #include "dplab/engine/metrics.h"
 #include "dplab/engine/outputfolder.h"
 #include "dplab/engine/results.h"
+#include "dplab/engine/sweepgrid.h"
 
 #include <cmath>
 #include <cstdio>
@@ -247,7 +248,7 @@ Json summaryJson(const Experiment &experiment, const ExperimentResult &result)
         return pj;
     };
     if (experiment.sweep) {
-        j["sweep"] = Json{{"parameter", experiment.sweep->parameter}};
+        j["sweep"] = Json{{"parameter", sweepParameterJson(*experiment.sweep)}};
         Json points = Json::array();
         for (const auto &p : result.points) {
             Json pj = pointJson(p);

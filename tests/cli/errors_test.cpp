@@ -176,6 +176,13 @@ std::vector<ErrorCase> cases()
                  e["sweep"] = Json{{"parameter", "runs[*].params.stepsize"}, {"values", {0.01, -1}}};
              });
          }},
+        {"sweep-grid", "sweep.values[1]: a grid's value must be a list of 2 values, one per parameter",
+         [](const auto &dir) {
+             return validateWith(dir, [](Json &e) {
+                 e["sweep"] = Json{{"parameter", {"runs[*].params.stepsize", "iterations"}},
+                                   {"values", Json::array({Json::array({0.01, 10}), Json(0.02)})}};
+             });
+         }},
         {"sweep-size", "sweep.values: has 10001 values; at most 10000",
          [](const auto &dir) {
              return validateWith(dir, [](Json &e) {

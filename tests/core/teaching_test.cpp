@@ -464,7 +464,8 @@ TEST(TeachingPresentation, ResolvedAndRoundTripped)
                                {"locked", {"runs[0].params.stepsize", "runs[*].init"}},
                                {"hidden_params", {"runs[1].params"}},
                                {"notes", "# Lesson\nText"},
-                               {"start", true}};
+                               {"start", true},
+                               {"live", true}};
     const Experiment p = parse(doc);
     ASSERT_TRUE(p.presentation.has_value());
     EXPECT_TRUE(p.presentation->isLocked("runs[0].params.stepsize"));
@@ -473,6 +474,7 @@ TEST(TeachingPresentation, ResolvedAndRoundTripped)
     EXPECT_TRUE(p.presentation->isParamHidden("runs[1].params.stepsize"));
     EXPECT_TRUE(p.presentation->isPanelHidden("frontier"));
     EXPECT_TRUE(p.presentation->start);
+    EXPECT_TRUE(p.presentation->live);
     const Experiment again = parse(p.resolved);
     EXPECT_EQ(again.resolved, p.resolved);
     EXPECT_EQ(*again.presentation, *p.presentation);
@@ -490,6 +492,10 @@ TEST(TeachingPresentation, ResolvedAndRoundTripped)
     EXPECT_NE(findJsonPath(mixed.resolved, "runs[*].privacy.accountant"), nullptr);
     EXPECT_EQ(findJsonPath(mixed.resolved, "runs[0].privacy.accountant"), nullptr);
     EXPECT_EQ(findJsonPath(mixed.resolved, "runs[*].privacy.acountant"), nullptr);
+    doc["presentation"] = Json{{"live", "yes"}};
+    bad = parseExperiment(doc, ".");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().where, "presentation.live");
     doc["presentation"] = Json{{"lecture", true}};
     bad = parseExperiment(doc, ".");
     ASSERT_FALSE(bad.ok());

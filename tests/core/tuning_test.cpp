@@ -2,8 +2,10 @@
 // Tuning: finds a minimiser known in closed form, candidates are ordinary runs with the
 // experiment's seeds, results do not depend on the thread count, comparisons pair repetitions.
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/reporttuning.h"
 #include "dplab/engine/runner.h"
 #include "dplab/engine/tuning.h"
+#include "dplab/engine/writers.h"
 
 #include <gtest/gtest.h>
 
@@ -158,6 +160,56 @@ TEST(Tuning, ComparePairsTheRepetitionsOfTheTunedRuns)
     EXPECT_LE(pc.bootstrap.low, pc.meanDifference);
     EXPECT_GE(pc.bootstrap.high, pc.meanDifference);
     EXPECT_NE(comparisonCsv(*result).find("run_a,run_b,mean_difference"), std::string::npos);
+}
+
+TEST(Tuning, TheReportsCompareTunedSectionComesFromBestJson)
+{
+    Json doc = noisyPushPull();
+    doc["repetitions"] = 6;
+    const Experiment e = parse(doc);
+    TuneOptions options;
+    options.parameter = "params.stepsize";
+    options.lo = 0.02;
+    options.hi = 0.1;
+    options.metric = "distance_to_optimum";
+    options.budget = 2 * 6 * 3;
+    options.compare = true;
+    auto result = tune(e, options, RunnerOptions{2});
+    ASSERT_TRUE(result.ok()) << result.error().toString();
+    const Json best = bestJson(*result);
+    auto blocks = compareTunedBlocks(best);
+    ASSERT_TRUE(blocks.ok()) << blocks.error().toString();
+    ASSERT_EQ(blocks->size(), 4u); // heading, sentence, runs, pairs
+    EXPECT_EQ((*blocks)[0].plainText(), "Compare tuned");
+    const ReportBlock &runs = (*blocks)[2];
+    ASSERT_EQ(runs.rows.size(), 2u);
+    EXPECT_EQ(runs.rows[0][0], "noisy"); // the experiment's order, not best.json's key order
+    EXPECT_EQ(runs.rows[0][1], formatSignificant(result->runs[0].bestCandidate()->value, 6));
+    EXPECT_EQ(runs.rows[0][3], "6");
+    const ReportBlock &pairs = (*blocks)[3];
+    ASSERT_EQ(pairs.rows.size(), 1u);
+    EXPECT_EQ(pairs.rows[0][0], "noisy − noisier");
+    EXPECT_EQ(pairs.rows[0][3], formatSignificant(result->comparisons[0].wilcoxon.p, 6));
+    EXPECT_EQ(pairs.rows[0][5].find("better") != std::string::npos, result->comparisons[0].significant);
+
+    // It goes after the final values, before the next section.
+    std::vector<ReportBlock> report(3);
+    report[0].kind = report[2].kind = ReportBlock::Kind::Heading;
+    report[0].text = {{"Final values"}};
+    report[2].text = {{"Warnings"}};
+    insertCompareTuned(report, *blocks);
+    ASSERT_EQ(report.size(), 7u);
+    EXPECT_EQ(report[2].plainText(), "Compare tuned");
+    EXPECT_EQ(report[6].plainText(), "Warnings");
+
+    // A tuning without --compare adds nothing; a malformed one names the key.
+    Json plain = best;
+    plain.erase("comparisons");
+    EXPECT_TRUE(compareTunedBlocks(plain)->empty());
+    Json bad = best;
+    bad["comparisons"] = 3;
+    ASSERT_FALSE(compareTunedBlocks(bad).ok());
+    EXPECT_EQ(compareTunedBlocks(bad).error().where, "best.json: comparisons");
 }
 
 TEST(Tuning, ProgressAfterEveryRoundAndCancellationKeepsWhatWasEvaluated)

@@ -50,6 +50,7 @@ class TestLiveMode : public QObject
 
 private slots:
     void offByDefault();
+    void teachingPresetsSwitchItOnWithoutRunning();
     void editStopsTheRunWithin100msAndRestartsTheChangedRuns();
     void editToCurveLatencyOnTeachingPresets();
 };
@@ -60,11 +61,40 @@ void TestLiveMode::offByDefault()
     QVERIFY(w.actions.liveAction()->isCheckable());
     QVERIFY(!w.actions.liveAction()->isChecked());
     QString error;
-    QVERIFY(w.document.loadJson(presetJson(QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
+    Json doc = presetJson(QStringLiteral("teaching-dgd-vs-tracking.json"));
+    doc["presentation"].erase("live"); // a file that does not ask for live mode
+    QVERIFY(w.document.loadJson(doc, kPresets, QString(), &error));
+    QVERIFY(!w.actions.liveAction()->isChecked());
     w.document.setValue("/runs/0/params/stepsize", Json(0.2), QStringLiteral("stepsize"));
     QTest::qWait(RunActions::kLiveDebounceMs + 200);
     QVERIFY(!w.controller.isActive());
     QVERIFY(!w.controller.lastResult());
+}
+
+void TestLiveMode::teachingPresetsSwitchItOnWithoutRunning()
+{
+    const QStringList files = QDir(kPresets).entryList({QStringLiteral("teaching-*.json")}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 9);
+    Window w;
+    QSignalSpy started(&w.controller, &RunController::started);
+    for (const QString &file : files) {
+        w.actions.liveAction()->setChecked(false);
+        QString error;
+        QVERIFY2(w.document.loadJson(presetJson(file), kPresets, QString(), &error), qPrintable(error));
+        QVERIFY2(w.actions.liveAction()->isChecked(), qPrintable(file));
+    }
+    // Opening is not an edit: nothing ran.
+    QTest::qWait(RunActions::kLiveDebounceMs + 200);
+    QCOMPARE(started.count(), 0);
+    // A file without the key leaves the mode as it is (here: on).
+    Json paper = presetJson(QStringLiteral("paper001-fig2-nonconvex-logistic.json"));
+    QVERIFY(!paper.contains("presentation"));
+    QString error;
+    QVERIFY(w.document.loadJson(paper, kPresets, QString(), &error));
+    QVERIFY(w.actions.liveAction()->isChecked());
+    // Opening with live mode on starts nothing either.
+    QTest::qWait(RunActions::kLiveDebounceMs + 200);
+    QCOMPARE(started.count(), 0);
 }
 
 void TestLiveMode::editStopsTheRunWithin100msAndRestartsTheChangedRuns()
@@ -124,7 +154,7 @@ void TestLiveMode::editToCurveLatencyOnTeachingPresets()
             continue;
         }
         QVERIFY(finished.wait(120000));
-        w.actions.liveAction()->setChecked(true);
+        QVERIFY2(w.actions.liveAction()->isChecked(), qPrintable(file)); // the preset switched it on
         QSignalSpy batches(&w.controller, &RunController::batchesArrived);
         QElapsedTimer clock;
         clock.start();

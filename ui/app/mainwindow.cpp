@@ -14,6 +14,8 @@
 #include "presentationscale.h"
 #include "inspectorwidget.h"
 #include "liveresults.h"
+#include "sweepeditor.h"
+#include "tunedialog.h"
 #include "nonblockingwarning.h"
 #include "plotpanel.h"
 #include "presentationcontroller.h"
@@ -251,6 +253,12 @@ void MainWindow::createMenus()
     run->addAction(mRunActions->resetAction());
     run->addSeparator();
     run->addAction(mRunActions->liveAction());
+    QAction *sweepAction = run->addAction(tr("S&weep…"));
+    sweepAction->setToolTip(tr("Sweep a parameter, or a grid of two, without editing the file"));
+    connect(sweepAction, &QAction::triggered, this, &MainWindow::showSweepEditor);
+    mTuneAction = run->addAction(tr("&Tune…"));
+    mTuneAction->setToolTip(tr("Search a parameter of every run for its best value, optionally at a target ε"));
+    connect(mTuneAction, &QAction::triggered, this, &MainWindow::showTuneDialog);
 
     mFiles->fillPresetMenu(menuBar()->addMenu(tr("&Presets")));
 
@@ -645,6 +653,35 @@ bool MainWindow::loadResults(const QString &dir, QString *error)
         showNonBlockingWarning(this, tr("Open results"), opened.unverified);
     }
     return true;
+}
+
+TuneDialog *MainWindow::showTuneDialog()
+{
+    if (!mTuneDialog) {
+        mTuneDialog = new TuneDialog(mDocument, mResults, this);
+        // A tuning with compared runs joins the experiment's report until another file is opened.
+        connect(mTuneDialog, &TuneDialog::tuned, this, [this](std::shared_ptr<const TuneResult> result) {
+            mExportActions->setTuning(result && !result->comparisons.empty() ? bestJson(*result) : Json());
+        });
+        connect(mDocument, &ExperimentDocument::loaded, this, [this] { mExportActions->setTuning(Json()); });
+    }
+    if (!mTuneDialog->isTuning())
+        mTuneDialog->refresh();
+    mTuneDialog->show();
+    mTuneDialog->raise();
+    mTuneDialog->activateWindow();
+    return mTuneDialog;
+}
+
+SweepEditor *MainWindow::showSweepEditor()
+{
+    if (!mSweepEditor)
+        mSweepEditor = new SweepEditor(mDocument, this);
+    mSweepEditor->refresh();
+    mSweepEditor->show();
+    mSweepEditor->raise();
+    mSweepEditor->activateWindow();
+    return mSweepEditor;
 }
 
 } // namespace dplab

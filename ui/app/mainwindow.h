@@ -41,6 +41,8 @@ class RunActions;
 class RunController;
 class RunStatusWidget;
 class SweepView;
+class SweepEditor;
+class TuneDialog;
 
 class MainWindow : public QMainWindow
 {
@@ -114,6 +116,10 @@ public slots:
     void about();
     /** F1: shows the help on the selected run. */
     void showHelp();
+    /** Run ▸ Tune…: the Tune dialog (kept between openings: its last tuning stays). */
+    TuneDialog *showTuneDialog();
+    /** Run ▸ Sweep…: the sweep editor. */
+    SweepEditor *showSweepEditor();
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -130,6 +136,9 @@ private:
     void writeSettings();
 
     ExperimentDocument *mDocument;
+    TuneDialog *mTuneDialog = nullptr;
+    SweepEditor *mSweepEditor = nullptr;
+    QAction *mTuneAction = nullptr;
     GraphScene *mScene;
     GraphView *mView;
     InspectorWidget *mInspector;

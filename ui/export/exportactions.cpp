@@ -132,6 +132,7 @@ bool ExportActions::writeReport(const QString &dir, QString *error)
     for (int r = 0; r < static_cast<int>(experiment->runs.size()); ++r)
         colors.push_back(mDocument->runColor(r));
     writer.setRunColors(colors);
+    writer.setTuning(mTuning);
     return writer.write(dir, error);
 }
 

@@ -7,6 +7,8 @@
 // Threading: GUI thread.
 #pragma once
 
+#include "dplab/common/params.h"
+
 #include <QObject>
 #include <QString>
 
@@ -47,6 +49,9 @@ public:
     /** Writes report.html, report.pdf and the run outputs (metrics.csv, summary.json,
      *  experiment.json, …) of the last finished run into `dir`. */
     bool writeReport(const QString &dir, QString *error);
+    /** The tuning of the experiment with compared runs (best.json's contents) that reports
+     *  include as "Compare tuned"; null: none (a newly opened experiment has none). */
+    void setTuning(const Json &best) { mTuning = best; }
 
 public slots:
     void exportData(dplab::ExportActions::DataExport kind);
@@ -67,6 +72,7 @@ private:
     PlotPanel *mPlots;
     QWidget *mWindow;
     QString mPendingReportDir;
+    Json mTuning;
     QAction *mExportPlotsAction;
     QAction *mExportReportAction;
 };

@@ -14,6 +14,7 @@
 #include "textconvert.h"
 
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/reporttuning.h"
 #include "dplab/graph/generators.h"
 
 #include <qcustomplot.h>
@@ -246,7 +247,16 @@ bool ReportWriter::write(const QString &dir, QString *error)
     ReportInfo info = mInfo;
     if (info.date.empty())
         info.date = QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")).toStdString();
-    const std::vector<ReportBlock> blocks = reportBlocks(*mExperiment, *mResult, info);
+    std::vector<ReportBlock> blocks = reportBlocks(*mExperiment, *mResult, info);
+    if (!mTuning.is_null()) {
+        auto tuned = compareTunedBlocks(mTuning);
+        if (!tuned) {
+            if (error)
+                *error = toQString(tuned.error().toString());
+            return false;
+        }
+        insertCompareTuned(blocks, std::move(*tuned));
+    }
     const std::string title = mExperiment->name.empty() ? std::string("DPLab experiment") : mExperiment->name;
     const ReportPictures pictures(*mExperiment, *mResult, mColors, mExperiment, mResult);
 

@@ -38,6 +38,9 @@ public:
     void setRunColors(const QVector<QColor> &colors) { mColors = colors; }
     /** Header date (default: now, UTC) and the command-line overrides to mention. */
     void setInfo(const ReportInfo &info) { mInfo = info; }
+    /** A tuning of this experiment with compared runs (its best.json): the report gains the
+     *  "Compare tuned" section (dplab/engine/reporttuning.h). Null: none. */
+    void setTuning(const Json &best) { mTuning = best; }
 
     /** Writes DIR/report.html and DIR/report.pdf (creating DIR), each atomically. */
     bool write(const QString &dir, QString *error);
@@ -55,6 +58,7 @@ private:
     std::shared_ptr<const ExperimentResult> mResult;
     QVector<QColor> mColors;
     ReportInfo mInfo;
+    Json mTuning;
     int mPages = 0;
     QStringList mCaptions;
 };

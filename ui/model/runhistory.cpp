@@ -5,6 +5,7 @@
 #include "textconvert.h"
 
 #include "dplab/engine/runidentity.h"
+#include "dplab/engine/sweepgrid.h"
 #include "dplab/engine/writers.h"
 
 #include <QUndoStack>
@@ -58,7 +59,7 @@ Json pointSpecification(const Experiment &experiment, int point, int run)
         return runSpecification(experiment, run);
     Json doc = experiment.resolved;
     doc.erase("sweep");
-    if (!setJsonPath(doc, experiment.sweep->parameter, experiment.sweep->values[point]))
+    if (!applySweepValue(doc, *experiment.sweep, experiment.sweep->values[point]))
         return Json();
     ResolveOptions options;
     options.resolveSweepPoints = false;

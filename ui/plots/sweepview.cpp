@@ -10,6 +10,7 @@
 #include "plotstyle.h"
 #include "textconvert.h"
 
+#include "dplab/engine/sweepgrid.h"
 #include "dplab/engine/writers.h"
 
 #include <qcustomplot.h>
@@ -20,7 +21,9 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dplab {
 
@@ -28,6 +31,7 @@ SweepView::SweepView(QWidget *parent)
     : QWidget(parent)
     , mMetric(new QComboBox(this))
     , mLogY(new QCheckBox(tr("log y"), this))
+    , mRun(new QComboBox(this))
     , mPlot(new QCustomPlot(this))
 {
     installPlotExportMenu(mPlot, [this] { return QStringLiteral("sweep-") + metric(); });
@@ -39,6 +43,9 @@ SweepView::SweepView(QWidget *parent)
     mMetric->setMinimumContentsLength(12);
     bar->addWidget(mMetric);
     bar->addWidget(mLogY);
+    bar->addWidget(mRun);
+    mRun->setToolTip(tr("The run whose final metric the heatmap shows"));
+    mRun->hide();
     bar->addStretch(1);
     layout->addLayout(bar);
     layout->addWidget(mPlot, 1);
@@ -62,7 +69,163 @@ SweepView::SweepView(QWidget *parent)
         rebuild();
     });
     connect(mLogY, &QCheckBox::toggled, this, &SweepView::rebuild);
+    connect(mRun, &QComboBox::activated, this, &SweepView::rebuild);
     rebuild();
+}
+
+void SweepView::setHeatmapRun(int run)
+{
+    if (run >= 0 && run < mRun->count()) {
+        mRun->setCurrentIndex(run);
+        rebuild();
+    }
+}
+
+void SweepView::showColorScale(bool show)
+{
+    QCPLayoutGrid *layout = mPlot->plotLayout();
+    if (show && !mColorScale) {
+        mColorScale = new QCPColorScale(mPlot);
+        mColorScale->setType(QCPAxis::atRight);
+    }
+    if (!mColorScale)
+        return;
+    const bool placed = layout->hasElement(0, 1) && layout->element(0, 1) == mColorScale;
+    if (show && !placed) {
+        layout->addElement(0, 1, mColorScale);
+        layout->setColumnStretchFactor(1, 0.001);
+    } else if (!show && placed) {
+        layout->take(mColorScale);
+        layout->simplify();
+    }
+    mColorScale->setVisible(show);
+}
+
+void SweepView::rebuildHeatmap()
+{
+    const SweepSpec &sweep = *mExperiment->sweep;
+    const std::vector<std::string> paths = sweepPaths(sweep);
+    const QString name = metric();
+    // The distinct values of each parameter, in the order they first appear.
+    QVector<Json> axes[2];
+    for (const Json &v : sweep.values)
+        for (int a = 0; a < 2; ++a)
+            if (v.is_array() && v.size() == 2 && !axes[a].contains(v[a]))
+                axes[a].push_back(v[a]);
+    for (auto &axis : axes) // numbers ascending (the editor writes them so; a hand-written file may not)
+        if (std::all_of(axis.begin(), axis.end(), [](const Json &v) { return v.is_number(); }))
+            std::sort(axis.begin(), axis.end(), [](const Json &a, const Json &b) { return a.get<double>() < b.get<double>(); });
+    const int nx = int(axes[0].size()), ny = int(axes[1].size());
+    const int run = std::max(0, mRun->currentIndex());
+    mCells = QVector<QVector<double>>(nx, QVector<double>(ny, std::numeric_limits<double>::quiet_NaN()));
+    for (std::size_t p = 0; p < mResult->points.size() && p < sweep.values.size(); ++p) {
+        const Json &v = sweep.values[p];
+        if (!v.is_array() || v.size() != 2 || run >= int(mResult->points[p].runs.size()))
+            continue;
+        const int i = int(axes[0].indexOf(v[0])), j = int(axes[1].indexOf(v[1]));
+        const RunResult &rr = mResult->points[p].runs[run];
+        const auto it = std::find(rr.metricNames.begin(), rr.metricNames.end(), toStdString(name));
+        if (i < 0 || j < 0 || it == rr.metricNames.end())
+            continue;
+        const FinalStats st = finalStats(rr, int(it - rr.metricNames.begin()));
+        if (st.count > 0 && std::isfinite(st.mean) && std::abs(st.mean) < kLargestPlotted)
+            mCells[i][j] = st.mean;
+    }
+    const bool logColour = mLogY->isChecked();
+    double lo = INFINITY, hi = -INFINITY;
+    int bestI = -1, bestJ = -1;
+    // Accuracies are best high, every other metric low (as tune ranks them).
+    const bool maximise = name == QLatin1String("train_accuracy") || name == QLatin1String("test_accuracy");
+    for (int i = 0; i < nx; ++i)
+        for (int j = 0; j < ny; ++j) {
+            const double c = mCells[i][j];
+            if (!std::isfinite(c) || (logColour && c <= 0))
+                continue;
+            lo = std::min(lo, c);
+            hi = std::max(hi, c);
+            if (bestI < 0 || (maximise ? c > mCells[bestI][bestJ] : c < mCells[bestI][bestJ])) {
+                bestI = i;
+                bestJ = j;
+            }
+        }
+    setLogAxis(mPlot->xAxis, false);
+    setLogAxis(mPlot->yAxis, false);
+    auto ticker = [](const QVector<Json> &values) {
+        QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+        for (int k = 0; k < values.size(); ++k)
+            t->addTick(k, values[k].is_number() ? QString::number(values[k].get<double>(), 'g', 4)
+                                                : toQString(values[k].is_string() ? values[k].get<std::string>() : values[k].dump()));
+        return t;
+    };
+    mPlot->xAxis->setTicker(ticker(axes[0]));
+    mPlot->yAxis->setTicker(ticker(axes[1]));
+    mPlot->xAxis->setLabel(sweepParameterTitle(toQString(paths[0])));
+    mPlot->yAxis->setLabel(sweepParameterTitle(toQString(paths[1])));
+    auto *map = new QCPColorMap(mPlot->xAxis, mPlot->yAxis);
+    map->data()->setSize(nx, ny);
+    map->data()->setRange(QCPRange(0, std::max(0, nx - 1)), QCPRange(0, std::max(0, ny - 1)));
+    for (int i = 0; i < nx; ++i)
+        for (int j = 0; j < ny; ++j) {
+            const double c = mCells[i][j];
+            const bool shown = std::isfinite(c) && !(logColour && c <= 0);
+            map->data()->setCell(i, j, shown ? c : std::numeric_limits<double>::quiet_NaN());
+            if (!shown)
+                map->data()->setAlpha(i, j, 0);
+        }
+    showColorScale(true);
+    map->setColorScale(mColorScale);
+    map->setInterpolate(false);
+    // Viridis (perceptually uniform, readable in grey and by colour-blind readers): dark = low.
+    QCPColorGradient viridis;
+    viridis.clearColorStops();
+    viridis.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    viridis.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+    viridis.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+    viridis.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+    viridis.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+    map->setGradient(viridis);
+    mColorScale->setDataScaleType(logColour ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logColour) {
+        QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
+        mColorScale->axis()->setTicker(logTicker);
+        mColorScale->axis()->setNumberFormat(QStringLiteral("eb"));
+        mColorScale->axis()->setNumberPrecision(0);
+    } else {
+        mColorScale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        mColorScale->axis()->setNumberFormat(QStringLiteral("gb"));
+        mColorScale->axis()->setNumberPrecision(3);
+    }
+    mColorScale->axis()->setLabel(tr("final %1 — %2").arg(metricTitle(name).toLower(), mRun->currentText()));
+    if (std::isfinite(lo))
+        mColorScale->setDataRange(QCPRange(lo, hi > lo ? hi : lo * (logColour ? 10 : 1) + (logColour ? 0 : 1)));
+    // The value of every cell (small grids), and the best one ringed.
+    if (nx * ny <= 144)
+        for (int i = 0; i < nx; ++i)
+            for (int j = 0; j < ny; ++j) {
+                if (!std::isfinite(mCells[i][j]))
+                    continue;
+                auto *text = new QCPItemText(mPlot);
+                text->position->setCoords(i, j);
+                text->setText(QString::number(mCells[i][j], 'g', 3));
+                const double c = mCells[i][j];
+                const double position = !(hi > lo) ? 0.0
+                                        : logColour ? std::log(c / lo) / std::log(hi / lo)
+                                                    : (c - lo) / (hi - lo);
+                text->setColor(position > 0.6 ? Qt::black : Qt::white); // dark text on the light end
+                QFont f = font();
+                f.setPointSizeF(8);
+                text->setFont(f);
+            }
+    mBestCell = QPoint(bestI, bestJ);
+    if (bestI >= 0) {
+        auto *ring = new QCPItemEllipse(mPlot);
+        ring->topLeft->setCoords(bestI - 0.42, bestJ + 0.42);
+        ring->bottomRight->setCoords(bestI + 0.42, bestJ - 0.42);
+        ring->setPen(QPen(QColor(0xd0, 0x20, 0x20), 2.5));
+    }
+    mPlot->xAxis->setRange(-0.5, nx - 0.5);
+    mPlot->yAxis->setRange(-0.5, ny - 0.5);
+    mPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void SweepView::setRunColors(const QVector<QColor> &colors)
@@ -94,6 +257,15 @@ void SweepView::setResult(std::shared_ptr<const Experiment> experiment, std::sha
                 break;
     }
     mMetric->setCurrentIndex(std::max(0, index));
+    {
+        const int run = mRun->currentIndex();
+        const QSignalBlocker runBlocker(mRun);
+        mRun->clear();
+        if (mExperiment)
+            for (const RunSpec &r : mExperiment->runs)
+                mRun->addItem(toQString(r.label));
+        mRun->setCurrentIndex(run >= 0 && run < mRun->count() ? run : 0);
+    }
     {
         const QSignalBlocker logBlocker(mLogY);
         mLogY->setChecked(metricPrefersLogAxis(metric()));
@@ -148,6 +320,17 @@ void SweepView::rebuild()
     mPlot->clearPlottables();
     mPlot->clearItems();
     mSeries.clear();
+    mCells.clear();
+    mBestCell = QPoint(-1, -1);
+    mHeatmapShown = hasSweep() && mResult && isGridSweep(*mExperiment->sweep)
+                    && sweepPaths(*mExperiment->sweep).size() == 2;
+    mRun->setVisible(mHeatmapShown);
+    if (mHeatmapShown) {
+        showLegend(false);
+        rebuildHeatmap();
+        return;
+    }
+    showColorScale(false);
     const bool logY = mLogY->isChecked();
     setLogAxis(mPlot->yAxis, logY);
     if (!hasSweep() || !mResult) {
@@ -155,8 +338,8 @@ void SweepView::rebuild()
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(0.5, 0.5);
         text->setColor(QColor(0x80, 0x80, 0x80));
-        text->setText(mResult ? tr("This experiment has no sweep.\nAdd \"sweep\": {\"parameter\": \"runs[*].params.stepsize\", "
-                                   "\"values\": [...]} to the file\nto plot a final metric against a parameter.")
+        text->setText(mResult ? tr("This experiment has no sweep.\nRun ▸ Sweep… sweeps a parameter (or a grid of two)\n"
+                                   "to plot a final metric against it.")
                               : tr("Run an experiment with a sweep to plot a final metric against the swept parameter"));
         showLegend(false);
         mPlot->replot(QCustomPlot::rpQueuedReplot);

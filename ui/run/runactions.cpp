@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <QAction>
 #include <QEventLoop>
@@ -66,6 +67,16 @@ RunActions::RunActions(ExperimentDocument *document, RunController *controller, 
     mLiveTimer->setInterval(kLiveDebounceMs);
     connect(mLiveTimer, &QTimer::timeout, this, &RunActions::startLive);
     connect(mDocument, &ExperimentDocument::changed, this, &RunActions::onDocumentEdited);
+    // A file with "presentation": {"live": true} (the teaching presets) switches live mode on;
+    // a file without it leaves the mode as it is. Opening is not an edit: it starts nothing, also
+    // when live mode was on already.
+    connect(mDocument, &ExperimentDocument::loaded, this, [this] {
+        const Json live = mDocument->value("/presentation/live");
+        if (live.is_boolean() && live.get<bool>())
+            mLiveAction->setChecked(true);
+        mSkipLoadChange = true; // the load's own change signal, which follows
+        mLiveTimer->stop();
+    });
     connect(mLiveAction, &QAction::toggled, this, [this](bool on) {
         if (!on)
             mLiveTimer->stop();
@@ -144,6 +155,7 @@ RunActions::MemoryPlan RunActions::planMemory(const Experiment &e, double limit,
 bool RunActions::start(bool paused, std::uint64_t memoryLimit)
 {
     mLastRunError.clear();
+    mLiveTimer->stop(); // a run started by hand is the one live mode was waiting to start
     auto fail = [this](const QString &why) {
         mLastRunError = why;
         emit message(tr("Cannot run: %1").arg(mLastRunError), 15000);
@@ -310,6 +322,8 @@ bool RunActions::hasFinishedRun() const
 
 void RunActions::onDocumentEdited()
 {
+    if (std::exchange(mSkipLoadChange, false))
+        return;
     if (!mLiveAction->isChecked())
         return;
     // Stop at once (the runner polls every iteration), start after the edits settle.

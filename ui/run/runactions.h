@@ -48,7 +48,8 @@ public:
     QAction *resetAction() const { return mResetAction; }
     /** Run ▸ Live Mode (checkable, off by default): every edit of the document stops the run in
      *  flight at once and, after kLiveDebounceMs without further edits, starts the runs that
-     *  changed; a run estimated to take more than kLiveMaxSeconds waits for Run instead. */
+     *  changed; a run estimated to take more than kLiveMaxSeconds waits for Run instead. A file
+     *  with "presentation": {"live": true} switches it on when opened (docs/architecture.md §4). */
     QAction *liveAction() const { return mLiveAction; }
     static constexpr int kLiveDebounceMs = 300;
     static constexpr double kLiveMaxSeconds = 3.0;
@@ -120,6 +121,7 @@ private:
     QAction *mLiveAction = nullptr;
     QTimer *mLiveTimer = nullptr;
     bool mLiveStart = false; ///< a live start is running: failures go to the status bar only
+    bool mSkipLoadChange = false; ///< the change signal of a load (opening is not an edit)
     double mSecondsPerAgentIteration = -1.0; ///< measured on the last finished run
     Json mStartedDocument; ///< the document of the run in flight (for the history)
     ResultsView *mViews;

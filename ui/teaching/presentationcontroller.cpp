@@ -112,6 +112,8 @@ Presentation PresentationController::presentation() const
         p.notes = json.at("notes").get<std::string>();
     if (json.contains("start") && json.at("start").is_boolean())
         p.start = json.at("start").get<bool>();
+    if (json.contains("live") && json.at("live").is_boolean()) // kept when the settings are saved
+        p.live = json.at("live").get<bool>();
     return p;
 }
 

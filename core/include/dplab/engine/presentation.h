@@ -7,7 +7,8 @@
 //     "hidden_params": ["runs[*].privacy.noise_y"],     parameter controls hidden from the form
 //     "locked": ["runs[0].params.stepsize"],            parameters shown but not editable
 //     "notes": "## Why gossip converges\n...",          lesson notes (Markdown)
-//     "start": false                                     open the file in presentation mode
+//     "start": false,                                    open the file in presentation mode
+//     "live": true                                       opening the file switches Run ▸ Live Mode on
 //   }
 //
 // Paths are JSON paths into the resolved experiment ("runs[1].params.stepsize"; "[*]" = every
@@ -32,6 +33,7 @@ struct Presentation {
     std::vector<std::string> locked;
     std::string notes;
     bool start = false;
+    bool live = false; ///< opening the file switches live mode on (re-run after every edit)
 
     bool isPanelHidden(const std::string &id) const;
     /** Whether `path` (e.g. "runs[1].params.stepsize") is locked, directly or through "[*]". */

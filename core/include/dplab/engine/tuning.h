@@ -87,6 +87,7 @@ struct PairComparison {
 struct TuneResult {
     std::string parameter;     ///< as given
     std::string metric;
+    std::optional<double> epsilon; ///< the target ε every candidate was calibrated to (if any)
     bool maximise = false;     ///< the metric is an accuracy (larger is better)
     bool integer = false;      ///< the parameter is an integer
     int repetitions = 0;
