@@ -3,6 +3,8 @@
 # Takes the window screenshots of the README (docs/screenshots/) under a virtual X display:
 #   scripts/screenshots.sh [--build DIR] [--out DIR] [--size WxH] [NAME...]
 # NAMEs: main comparison sweep presentation help message theory theta menu matrix dense (default: all), each at 1600×1000 and 1280×720
+# (or only at --size); or `lecture` (alone): every teaching preset at 1280×720 with the Teaching dock in
+# use, at 100 % and in presentation mode at 200 % (docs/teaching.md), as 256-colour PNGs
 # (or only at --size), each through scripts/screenshot.sh. Settings go to a temporary folder, so
 # your own layout is neither used nor changed.
 set -euo pipefail
@@ -46,6 +48,27 @@ cat > "$dense" <<'JSON'
  "problem": {"type": "quadratic", "dimension": 2},
  "runs": [{"label": "DGD", "algorithm": "dgd"}]}
 JSON
+
+# lecture: each teaching preset recorded, at 100 % and presenting at 200 %, palette PNGs (small).
+lecture() {
+    local p name
+    for p in teaching-consensus-gossip teaching-dgd-vs-tracking teaching-noise-accumulation teaching-compression-bits \
+             teaching-privacy-frontier teaching-eavesdropper paper002-teaching-gossip teaching-steady-state-bound; do
+        name=${p#teaching-}
+        shot "lecture-$name" 1280x720 15 --teaching network "$presets/$p.json"
+        shot "lecture-$name-presenting-200" 1280x720 15 --presentation-mode --presentation 2 --teaching network "$presets/$p.json"
+        for f in "$out/lecture-$name-1280x720.png" "$out/lecture-$name-presenting-200-1280x720.png"; do
+            convert "$f" -colors 256 "PNG8:$f"
+        done
+    done
+}
+
+for name in "${names[@]}"; do
+    if [ "$name" = lecture ]; then
+        lecture
+        exit 0
+    fi
+done
 
 for size in "${sizes[@]}"; do
     for name in "${names[@]}"; do

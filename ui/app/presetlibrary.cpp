@@ -64,6 +64,9 @@ QVector<PresetInfo> PresetLibrary::presets(const QString &folder)
             continue;
         if (doc.contains("name") && doc.at("name").is_string())
             info.title = toQString(doc.at("name").get<std::string>());
+        // In Presets ▸ Teaching the submenu says it: "Teaching:" before every item repeated it.
+        if (info.group == QLatin1String("Teaching") && info.title.startsWith(QLatin1String("Teaching: ")))
+            info.title = info.title.mid(10);
         if (doc.contains("description") && doc.at("description").is_string())
             info.description = toQString(doc.at("description").get<std::string>());
         list.push_back(info);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "exporter.h"
 
+#include "legendfit.h"
 #include "rememberedfolder.h"
 
 #include <qcustomplot.h>
@@ -18,6 +19,7 @@
 #include <QGraphicsScene>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTemporaryFile>
@@ -129,6 +131,48 @@ void paintPlot(QCustomPlot *plot, QCPPainter *painter, QSizeF size)
     painter->restore();
 }
 
+namespace {
+
+/** While a plot is written to a file: its legend whole (every full name, as many columns as the
+ *  printed width allows) and no hint meant for the screen ("(hover for why)") in its titles.
+ *  The screen's legend and texts come back afterwards. */
+class PrintedPlot
+{
+public:
+    PrintedPlot(QCustomPlot *plot, int width) : mPlot(plot)
+    {
+        static const QRegularExpression hint(QStringLiteral("\\s*\\((hover|click|double-click)[^)]*\\)"));
+        for (QCPLayoutElement *element : plot->plotLayout()->elements(true))
+            if (auto *text = qobject_cast<QCPTextElement *>(element); text && text->text().contains(hint)) {
+                mTexts.push_back({text, text->text()});
+                text->setText(QString(text->text()).remove(hint));
+            }
+        if (plot->legend)
+            showFullLegend(plot, plot->legend, width);
+    }
+    ~PrintedPlot()
+    {
+        for (const auto &[text, original] : mTexts)
+            text->setText(original);
+        mPlot->replot(QCustomPlot::rpQueuedReplot); // fits the legend to the screen again
+    }
+
+private:
+    QCustomPlot *mPlot;
+    QVector<std::pair<QCPTextElement *, QString>> mTexts;
+};
+
+} // namespace
+
+QVector<PlotExportSize> plotExportSizes()
+{
+    // Logical pixels at 96 per inch; heights as figures in papers and slides use them.
+    return {{QObject::tr("As on screen"), QSize()},
+            {QObject::tr("Single column (3.5 in × 2.6 in)"), QSize(336, 250)},
+            {QObject::tr("Double column (7 in × 3.5 in)"), QSize(672, 336)},
+            {QObject::tr("Slide 16:9 (10 in × 5.625 in)"), QSize(960, 540)}};
+}
+
 bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error)
 {
     if (size.isEmpty())
@@ -144,6 +188,7 @@ bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QSt
             *error = QStringLiteral("%1: size and DPI must be positive").arg(path);
         return false;
     }
+    const PrintedPlot printed(plot, size.width());
     return renderAtomically(
         path,
         [&](const QString &temp) {
@@ -274,6 +319,12 @@ bool exportScene(QGraphicsScene *scene, const QString &path, QSize size, int dpi
 
 bool askPlotExportPath(QWidget *parent, const QString &title, const QString &suggestion, QString *path, int *dpi)
 {
+    return askPlotExportPath(parent, title, suggestion, path, dpi, nullptr);
+}
+
+bool askPlotExportPath(QWidget *parent, const QString &title, const QString &suggestion, QString *path, int *dpi,
+                       QSize *size)
+{
     QSettings settings;
     const QString folder = rememberedFolder(QStringLiteral("plots"));
     QString selected;
@@ -296,6 +347,21 @@ bool askPlotExportPath(QWidget *parent, const QString &title, const QString &sug
             return false;
         settings.setValue(QStringLiteral("export/dpi"), resolution);
     }
+    if (size) {
+        // The size for print: a journal's single or double column, a 16:9 slide, or as shown.
+        const QVector<PlotExportSize> sizes = plotExportSizes();
+        QStringList names;
+        for (const PlotExportSize &s : sizes)
+            names << s.name;
+        const int remembered = std::clamp(settings.value(QStringLiteral("export/plotSize"), 0).toInt(), 0, int(sizes.size()) - 1);
+        bool ok = false;
+        const QString picked = QInputDialog::getItem(parent, title, QObject::tr("Size:"), names, remembered, false, &ok);
+        if (!ok)
+            return false;
+        const int index = std::max(0, int(names.indexOf(picked)));
+        settings.setValue(QStringLiteral("export/plotSize"), index);
+        *size = sizes[index].size;
+    }
     rememberFolder(QStringLiteral("plots"), chosen);
     *path = chosen;
     *dpi = resolution;
@@ -312,10 +378,12 @@ void installPlotExportMenu(QCustomPlot *plot, std::function<QString()> name)
             return;
         QString path;
         int dpi = 0;
-        if (!askPlotExportPath(plot, QObject::tr("Export plot"), QStringLiteral("dplab-%1.png").arg(name()), &path, &dpi))
+        QSize size;
+        if (!askPlotExportPath(plot, QObject::tr("Export plot"), QStringLiteral("dplab-%1.png").arg(name()), &path, &dpi,
+                               &size))
             return;
         QString error;
-        if (!exportPlot(plot, path, plot->size(), dpi, &error))
+        if (!exportPlot(plot, path, size.isEmpty() ? plot->size() : size, dpi, &error))
             QMessageBox::warning(plot, QObject::tr("Export plot"), error);
     });
 }

@@ -17,6 +17,7 @@
 #include <QSize>
 #include <QSizeF>
 #include <QString>
+#include <QVector>
 
 #include <functional>
 
@@ -43,7 +44,8 @@ bool writeBytesAtomically(const QString &path, const QByteArray &bytes, QString 
 QString exportFormat(const QString &path);
 
 /** Saves a plot as PNG/SVG/PDF (by suffix) at `size` logical pixels (empty = the plot's size),
- *  PNG at `dpi`. What is drawn is what the plot shows: same ranges, axes, legend, bands. */
+ *  PNG at `dpi`. What is drawn is what the plot shows: same ranges, axes, bands — with its legend
+ *  whole (every full name) and without the screen's hints ("(hover for why)"). */
 bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error);
 
 /** The plot as an image of size × scale pixels. */
@@ -67,8 +69,19 @@ void paintScene(QGraphicsScene *scene, QPainter *painter, const QSizeF &target);
 QByteArray pngBytes(const QImage &image, int dpi);
 QString pngDataUri(const QImage &image, int dpi);
 
-/** Asks for a file (PNG, SVG or PDF) and, for PNG, a DPI (remembered in QSettings). */
+/** A plot size for print: its name and logical pixels (empty = the plot's size on screen). */
+struct PlotExportSize {
+    QString name;
+    QSize size;
+};
+/** As on screen, single column (3.5 in wide), double column (7 in), a 16:9 slide (10 in). */
+QVector<PlotExportSize> plotExportSizes();
+
+/** Asks for a file (PNG, SVG or PDF) and, for PNG, a DPI (remembered in QSettings); with `size`,
+ *  also one of plotExportSizes() (remembered; empty = as on screen). */
 bool askPlotExportPath(QWidget *parent, const QString &title, const QString &suggestion, QString *path, int *dpi);
+bool askPlotExportPath(QWidget *parent, const QString &title, const QString &suggestion, QString *path, int *dpi,
+                       QSize *size);
 
 /** Adds "Export this plot…" to the plot's context menu; `name` gives the suggested file name. */
 void installPlotExportMenu(QCustomPlot *plot, std::function<QString()> name);

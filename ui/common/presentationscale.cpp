@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "presentationscale.h"
 
+#include "legendfit.h"
+
 #include <qcustomplot.h>
 
 #include <QApplication>
@@ -73,6 +75,8 @@ void applyTo(QCustomPlot *plot)
         setFontSize(legend, base * kLegendRelative);
         if (legend != plot->legend->font())
             plot->legend->setFont(legend);
+        // Compact: never more than a quarter of the plot (4 runs at 1280×720 took half).
+        fitLegend(plot, plot->legend);
     }
     // Titles and notes: their own size at factor 1, remembered on first sight.
     const QList<QCPLayoutElement *> elements = plot->plotLayout()->elements(true);

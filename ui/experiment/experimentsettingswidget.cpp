@@ -20,6 +20,7 @@ void setTextIfChanged(QLineEdit *edit, const QString &text)
     if (edit->text() != text && !edit->hasFocus()) {
         const QSignalBlocker blocker(edit);
         edit->setText(text);
+        edit->setCursorPosition(0); // a long name shows its start ("…version with and without" hid it)
     }
 }
 

@@ -33,7 +33,10 @@ GraphView::GraphView(GraphScene *scene, QWidget *parent)
     setResizeAnchor(QGraphicsView::AnchorViewCenter);
     setDragMode(QGraphicsView::RubberBandDrag);
     setBackgroundBrush(QColor(0xfb, 0xfc, 0xfd));
-    setMinimumSize(240, 200);
+    // Low enough that the window keeps 720 px at 200 % (menu, toolbars, the results' two rows
+    // of plots and the status bar, all twice as tall, left the editor 180 px): Fit shows the
+    // whole graph at any size.
+    setMinimumSize(240, 120);
     // The scene is much larger than the graph (room to drag nodes out): pan with the middle
     // button or zoom instead of showing scroll bars that suggest a page.
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "finalvaluestable.h"
 
+#include "numbertext.h"
+
 #include "metricnames.h"
 #include "textconvert.h"
 
@@ -124,9 +126,7 @@ void FinalValuesTable::setResult(const ExperimentResult &result, const QString &
                 const FinalStats s = finalStats(run, int(it - run.metricNames.begin()));
                 QString text;
                 if (s.count > 0) {
-                    text = QString::number(s.mean, 'g', 6);
-                    if (s.count > 1)
-                        text += QStringLiteral(" ± ") + QString::number(s.std, 'g', 3);
+                    text = s.count > 1 ? formatMeanStd(s.mean, s.std) : QString::number(s.mean, 'g', 6);
                 }
                 setItem(row, col++, new NumberItem(text, s.mean));
             }

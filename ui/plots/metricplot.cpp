@@ -4,9 +4,12 @@
 #include "experimentdocument.h"
 #include "liveresults.h"
 #include "metricnames.h"
+#include "numbertext.h"
 #include "plotstyle.h"
 #include "runhistory.h"
 #include "textconvert.h"
+
+#include "dplab/engine/metrics.h"
 
 #include <QHelpEvent>
 #include <QList>
@@ -396,11 +399,9 @@ void MetricPlot::updateLegend()
         QString name = mResults->runLabel(r);
         if (r < mSuffixes.size() && !mSuffixes[r].isEmpty())
             name += QStringLiteral(" — ") + mSuffixes[r];
-        // Elide what cannot fit one legend line; the full text is in the tooltip.
-        const int maxChars = std::max(20, int(width() / 6.5) - 4);
+        // The full name: the plot's legend shortens it to fit (fitLegend, before every
+        // replot), an export prints it whole.
         fullNames << name;
-        if (name.size() > maxChars)
-            name = name.left(maxChars - 1) + QChar(0x2026);
         mRuns[r].mean->setName(name);
         legendText += name.size() + 4;
         const bool has = mRuns[r].mean->dataCount() > 0 || mResults->metricNames(mPoint, r).contains(mMetric)
@@ -437,10 +438,29 @@ void MetricPlot::updateLegend()
         xAxis->setRange(0, 1);
         yAxis->setRange(mLogY ? QCPRange(1, 10) : QCPRange(0, 1));
     }
-    if (!any)
-        mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty()
-                                  ? tr("No data yet: press Run")
-                                  : (mAbsentText.isEmpty() ? tr("Not recorded by these runs") : mAbsentText));
+    if (!any) {
+        QString absent = mAbsentText.isEmpty() ? tr("Not recorded by these runs") : mAbsentText;
+        // No ε: say in words which run lacks what (an accountant without its gradient bound is
+        // not "no accountant"), one line each, so that the lecturer can say why.
+        if (mMetric == QLatin1String(metric::Epsilon)) {
+            QStringList reasons;
+            for (int r = 0; r < mRuns.size(); ++r)
+                for (const QString &w : mResults->warnings(mPoint, r))
+                    if (w.contains(QStringLiteral("no ε is"))
+                        && (w.contains(QStringLiteral("gradient bound")) || w.contains(QStringLiteral("gradient_bound"))))
+                        reasons << tr("%1: its accountant\nneeds a bound c_l on the gradients:\nadd a gradient bound c_l in Privacy")
+                                       .arg(mResults->runLabel(r));
+            if (!reasons.isEmpty())
+                absent = tr("No ε certified") + QLatin1Char('\n') + reasons.join(QLatin1Char('\n'))
+                         + QLatin1Char('\n') + tr("(the other runs: no noise,\nor no accountant)");
+        }
+        mPlaceholder->setText(mResults->allMetricNames(mPoint).isEmpty() ? tr("No data yet: press Run") : absent);
+    }
+}
+
+QString MetricPlot::placeholderText() const
+{
+    return mPlaceholder->visible() ? mPlaceholder->text() : QString();
 }
 
 void MetricPlot::onRowsAppended(int point, int run, int)
@@ -787,7 +807,7 @@ void MetricPlot::mouseMoveEvent(QMouseEvent *event)
                             QString::number(mean[bestIndex], 'g', 8));
     if (mResults->counts(mPoint, bestRun).value(bestIndex) > 1)
         text += QStringLiteral(" ± %1 <small>(%2 %3)</small>")
-                    .arg(QString::number(sd[bestIndex], 'g', 4))
+                    .arg(QString::number(spreadAboveRoundOff(mean[bestIndex], sd[bestIndex]), 'g', 4))
                     .arg(mResults->counts(mPoint, bestRun).value(bestIndex))
                     .arg(tr("repetitions"));
     if (!mXMetric.isEmpty()) {

@@ -55,6 +55,9 @@ public:
     void setSubtitle(const QString &subtitle);
     QString subtitle() const { return mSubtitleText; }
     /** Text shown in the middle when the runs have data but none records this metric. */
+    /** What the plot says in place of curves ("No data yet: press Run", why there is no ε…);
+     *  empty while it draws data. */
+    QString placeholderText() const;
     void setAbsentText(const QString &text);
     /** While a run streams, each of its lines holds at most this many points: every
      *  stride-th recorded row, the stride doubling as rows arrive, so appending and redrawing

@@ -100,7 +100,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
         grid->addWidget(plot, i / 2, i % 2);
         installPlotExportMenu(plot, [plot] { return plot->metric(); });
     }
-    mPlots[Epsilon]->setAbsentText(tr("No ε: none of these runs has a privacy accountant"));
+    mPlots[Epsilon]->setAbsentText(tr("No ε: none of these runs has\na privacy accountant"));
     layout->addLayout(grid, 1);
     mPointLabel->setVisible(false);
     mPoint->setVisible(false);
@@ -291,8 +291,9 @@ void PlotPanel::exportPlots()
 {
     QString path;
     int dpi = 0;
+    QSize size;
     if (!askPlotExportPath(this, tr("Export all plots — one file per plot, named <name>-<metric>"),
-                           QStringLiteral("dplab.png"), &path, &dpi))
+                           QStringLiteral("dplab.png"), &path, &dpi, &size))
         return;
     const QStringList files = exportFileNames(path);
     QStringList existing;
@@ -307,7 +308,7 @@ void PlotPanel::exportPlots()
         return;
     QString error;
     QStringList written;
-    if (!exportPlotsTo(path, dpi, &error, &written)) {
+    if (!exportPlotsTo(path, dpi, &error, &written, size)) {
         QMessageBox::warning(this, tr("Export plots"), error);
         return;
     }
@@ -328,7 +329,7 @@ QStringList PlotPanel::exportFileNames(const QString &path) const
     return files;
 }
 
-bool PlotPanel::exportPlotsTo(const QString &path, int dpi, QString *error, QStringList *written)
+bool PlotPanel::exportPlotsTo(const QString &path, int dpi, QString *error, QStringList *written, QSize size)
 {
     const QStringList files = exportFileNames(path);
     QStringList failed;
@@ -336,7 +337,7 @@ bool PlotPanel::exportPlotsTo(const QString &path, int dpi, QString *error, QStr
         MetricPlot *plot = mPlots[p];
         const QString &file = files[p];
         QString message;
-        if (!exportPlot(plot, file, plot->size(), dpi, &message))
+        if (!exportPlot(plot, file, size.isEmpty() ? plot->size() : size, dpi, &message))
             failed << message;
         else if (written)
             *written << file;

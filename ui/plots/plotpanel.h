@@ -10,6 +10,7 @@
 #pragma once
 
 #include <QColor>
+#include <QSize>
 #include <QVector>
 #include <QWidget>
 
@@ -52,14 +53,15 @@ public:
 
 public slots:
     void resetViews();
-    /** Says that every plot becomes its own file, asks for the base name, format and DPI, saves
-     *  them and lists the files written. */
+    /** Says that every plot becomes its own file, asks for the base name, format, DPI and size
+     *  (as on screen, single or double column, slide), saves them and lists the files written. */
     void exportPlots();
 
 public:
     /** Saves every plot as `<base>-<metric>.<suffix>` next to `path` (PNG, SVG or PDF by the
-     *  suffix of `path`, PNG at `dpi`), each at its on-screen size. */
-    bool exportPlotsTo(const QString &path, int dpi, QString *error, QStringList *written = nullptr);
+     *  suffix of `path`, PNG at `dpi`), each at `size` logical pixels (empty = its on-screen
+     *  size; plotExportSizes() lists the sizes for print). */
+    bool exportPlotsTo(const QString &path, int dpi, QString *error, QStringList *written = nullptr, QSize size = QSize());
     /** The files exportPlotsTo(path, …) writes, one per plot. */
     QStringList exportFileNames(const QString &path) const;
 

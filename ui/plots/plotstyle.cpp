@@ -11,8 +11,30 @@ namespace {
 
 constexpr const char *kFollowProperty = "dplabLogTickerFollows";
 
+/** QCustomPlot 2.1 draws "1e-01" as 10⁻¹ (number format "eb") only when the label's exponent
+ *  mark is a lower-case 'e'; QLocale writes it the locale's way ("1E-01" in German), so under
+ *  such a locale the axes read "1E-01". The exponent mark here is always 'e', the decimal
+ *  separator stays the locale's ("2,5"). */
+QString withPlainExponent(QString text, const QLocale &locale)
+{
+    const QString mark = locale.exponential();
+    if (!mark.isEmpty() && mark != QLatin1String("e"))
+        text.replace(mark, QLatin1String("e"));
+    return text;
+}
+
+template <class Base>
+class PlainExponentTicker : public Base
+{
+protected:
+    QString getTickLabel(double tick, const QLocale &locale, QChar formatChar, int precision) override
+    {
+        return withPlainExponent(Base::getTickLabel(tick, locale, formatChar, precision), locale);
+    }
+};
+
 /** Ticks 1, 2, 5 × 10^k: readable labels on a log axis that spans less than two decades. */
-class OneTwoFiveTicker : public QCPAxisTicker
+class OneTwoFiveTicker : public PlainExponentTicker<QCPAxisTicker>
 {
 protected:
     QVector<double> createTickVector(double, const QCPRange &range) override
@@ -41,7 +63,7 @@ void chooseTicker(QCPAxis *axis)
     const bool wide = r.lower > 0 && r.upper / r.lower >= 100.0;
     const bool isLogTicker = !axis->ticker().dynamicCast<QCPAxisTickerLog>().isNull();
     if (wide && !isLogTicker) {
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        QSharedPointer<QCPAxisTickerLog> ticker = makeLogTicker();
         ticker->setSubTickCount(8);
         axis->setTicker(ticker);
         axis->setNumberFormat(QStringLiteral("eb"));
@@ -55,6 +77,16 @@ void chooseTicker(QCPAxis *axis)
 
 } // namespace
 
+QSharedPointer<QCPAxisTicker> makeTicker()
+{
+    return QSharedPointer<QCPAxisTicker>(new PlainExponentTicker<QCPAxisTicker>);
+}
+
+QSharedPointer<QCPAxisTickerLog> makeLogTicker()
+{
+    return QSharedPointer<QCPAxisTickerLog>(new PlainExponentTicker<QCPAxisTickerLog>);
+}
+
 void setLogAxis(QCPAxis *axis, bool logarithmic)
 {
     if (!axis->property(kFollowProperty).toBool()) {
@@ -64,7 +96,7 @@ void setLogAxis(QCPAxis *axis, bool logarithmic)
     }
     if (logarithmic) {
         axis->setScaleType(QCPAxis::stLogarithmic);
-        QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+        QSharedPointer<QCPAxisTickerLog> ticker = makeLogTicker();
         ticker->setSubTickCount(8);
         axis->setTicker(ticker);
         axis->setNumberFormat(QStringLiteral("eb"));
@@ -72,7 +104,7 @@ void setLogAxis(QCPAxis *axis, bool logarithmic)
         chooseTicker(axis);
     } else {
         axis->setScaleType(QCPAxis::stLinear);
-        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setTicker(makeTicker());
         axis->setNumberFormat(QStringLiteral("gb"));
         axis->setNumberPrecision(4);
     }

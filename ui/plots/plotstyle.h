@@ -8,7 +8,11 @@
 // Threading: GUI thread.
 #pragma once
 
+#include <QSharedPointer>
+
 class QCPAxis;
+class QCPAxisTicker;
+class QCPAxisTickerLog;
 
 namespace dplab {
 
@@ -17,6 +21,12 @@ namespace dplab {
  *  1e225 after 300 iterations: the curve cut at 1e200 stopped two thirds of the way. Larger
  *  values (up to 1.8e308 and ∞) are left out. */
 inline constexpr double kLargestPlotted = 1e240;
+
+/** Tickers whose labels keep the exponent mark 'e' under every locale, so that the number
+ *  formats "eb" and "gb" draw 10⁻¹ (a German locale writes "1E-01", which QCustomPlot shows as
+ *  it is). Every plot of the window takes its tickers from here. */
+QSharedPointer<QCPAxisTicker> makeTicker();
+QSharedPointer<QCPAxisTickerLog> makeLogTicker();
 
 /** Makes `axis` logarithmic or linear and keeps its ticker suited to its range. */
 void setLogAxis(QCPAxis *axis, bool logarithmic);

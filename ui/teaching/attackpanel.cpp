@@ -2,6 +2,7 @@
 #include "attackpanel.h"
 
 #include "messageinspector.h"
+#include "plotstyle.h"
 #include "presentationscale.h"
 #include "textconvert.h"
 
@@ -59,6 +60,19 @@ where m are the values on the wire (clean + DP noise, then compressed).
 **attack_error** is the relative error of the reconstructed data point (or of the gradient when the model cannot be inverted). Without noise it is at round-off level (≈ 1e−15): the messages leak the data exactly. With DP noise the reconstruction is swamped.)");
 }
 
+void AttackPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // The plot first (a projector at 200 %: it kept 58 px of height): the explanation beside it
+    // only when the page is wide, the table of final values under it only when it is tall, the
+    // summary at most two lines. Measured in text lines, so the
+    // choice follows the presentation size.
+    const QFontMetrics fm = fontMetrics();
+    mHelp->setVisible(width() >= 90 * fm.averageCharWidth());
+    mTable->setVisible(height() >= 26 * fm.lineSpacing());
+    mSummary->setMaximumHeight(2 * fm.lineSpacing() + 2);
+}
+
 AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingSession(this))
 {
     auto *layout = new QVBoxLayout(this);
@@ -83,9 +97,9 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
     PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
     mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
     mPlot->xAxis->setLabel(tr("iteration"));
-    mPlot->yAxis->setLabel(tr("attack_error (relative)"));
+    mPlot->yAxis->setLabel(tr("reconstruction error (relative)"));
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->yAxis->setTicker(makeLogTicker());
     mPlot->legend->setVisible(true);
     leftLayout->addWidget(mPlot, 1);
     mTable = new QTableWidget(0, 3, left);
@@ -104,6 +118,7 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
+    mSummary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
     connect(mCompare, &QPushButton::clicked, this, [this] { runComparison(mAgent->value()); });
     connect(mDemo, &TeachingSession::ready, this, [this] {
@@ -225,7 +240,7 @@ void AttackPanel::refresh()
         mPlot->replot();
         return;
     }
-    mSummary->setText(description.isEmpty() ? tr("attack_error per run") : description.left(1).toUpper() + description.mid(1) + QLatin1Char('.'));
+    mSummary->setText(description.isEmpty() ? tr("Reconstruction error per run") : description.left(1).toUpper() + description.mid(1) + QLatin1Char('.'));
     mPlot->xAxis->rescale();
     mPlot->yAxis->setRange(std::max(1e-17, lo / 3), std::max(hi * 3, 10.0));
     mCursor = new QCPItemStraightLine(mPlot);

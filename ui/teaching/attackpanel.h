@@ -48,6 +48,9 @@ public:
 signals:
     void busyChanged(bool busy);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void refresh();
 

@@ -2,6 +2,7 @@
 #include "frontierview.h"
 
 #include "errorwords.h"
+#include "plotstyle.h"
 #include "metricnames.h"
 #include "presentationscale.h"
 #include "textconvert.h"
@@ -84,7 +85,7 @@ FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
     mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
     mPlot->xAxis->setLabel(tr("target ε (log scale)"));
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->xAxis->setTicker(makeLogTicker());
     mPlot->legend->setVisible(true);
     layout->addWidget(mPlot, 1);
     connect(mSweep, &QPushButton::clicked, this, [this] {
@@ -126,7 +127,7 @@ void FrontierView::reset()
     mPlot->clearPlottables();
     mPlot->clearItems();
     mPlot->yAxis->setScaleType(QCPAxis::stLinear);
-    mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    mPlot->yAxis->setTicker(makeTicker());
     mPlot->yAxis->setLabel(QString());
     mPlot->xAxis->setRange(0.1, 100);
     mPlot->yAxis->setRange(0, 1);
@@ -333,9 +334,9 @@ void FrontierView::replotFrontier()
     const bool logY = positive && lo > 0 && hi / lo > 50;
     mPlot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logY)
-        mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        mPlot->yAxis->setTicker(makeLogTicker());
     else
-        mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        mPlot->yAxis->setTicker(makeTicker());
     mPlot->yAxis->setLabel(tr("final %1 (mean ± std)").arg(metricTitle(metric()).toLower()));
     mPlot->rescaleAxes();
     const double pad = logY ? 1.0 : 0.05 * std::max(1e-12, hi - lo);

@@ -11,6 +11,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -41,6 +42,8 @@ MessageInspector::MessageInspector(QWidget *parent) : QWidget(parent)
     mTable->verticalHeader()->hide();
     mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     mTable->setMinimumHeight(44);
+    // As tall as its rows (fitTable): the rest of the page goes to the plot.
+    mTable->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Maximum);
     layout->addWidget(mTable);
     auto *row = new QHBoxLayout;
     row->addWidget(new QLabel(tr("Plot channel"), this));
@@ -108,6 +111,8 @@ void MessageInspector::setIndex(int index)
 void MessageInspector::refreshTable()
 {
     mTable->setRowCount(0);
+    fitTable();
+    mTitle->setToolTip(mFrom >= 0 ? tr("What agent %1 broadcast to its out-neighbours in that iteration.").arg(mFrom) : QString());
     if (!mSession || !mSession->hasResult() || mFrom < 0) {
         if (mFrom < 0)
             mTitle->setText(tr("Pause the playback and click a link to inspect its message."));
@@ -118,7 +123,7 @@ void MessageInspector::refreshTable()
         return;
     const long long k = its[mIndex];
     const MessageRecord *record = mSession->messages(mRun, k);
-    mTitle->setText(record ? tr("Agent %1 → agent %2, iteration %3 (%4): what %1 broadcast to its out-neighbours.")
+    mTitle->setText(record ? tr("Agent %1 → agent %2, iteration %3 (%4)")
                                  .arg(mFrom)
                                  .arg(mTo)
                                  .arg(k)
@@ -137,6 +142,25 @@ void MessageInspector::refreshTable()
         mTable->setItem(row, 3, new QTableWidgetItem(vectorText(m.sent)));
         mTable->setItem(row, 4, new QTableWidgetItem(QString::number(static_cast<qulonglong>(m.bits))));
     }
+    fitTable();
+}
+
+void MessageInspector::fitTable()
+{
+    // Header, rows, frame and the horizontal scroll bar: no empty space under the last channel.
+    mTable->resizeRowsToContents();
+    int height = mTable->horizontalHeader()->sizeHint().height() + 2 * mTable->frameWidth();
+    for (int r = 0; r < mTable->rowCount(); ++r)
+        height += mTable->rowHeight(r);
+    height += mTable->horizontalScrollBar()->sizeHint().height();
+    mTable->setMaximumHeight(std::max(mTable->minimumHeight(), height));
+}
+
+void MessageInspector::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitTable(); // the presentation size changes the rows' height
 }
 
 void MessageInspector::refreshPlot()

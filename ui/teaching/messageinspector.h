@@ -41,7 +41,11 @@ public:
     /** How a vector is written in the table. */
     static QString vectorText(const Eigen::VectorXd &v);
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void fitTable();
     void refreshTable();
     void refreshPlot();
 

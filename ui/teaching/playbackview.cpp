@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "playbackview.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -14,6 +15,13 @@ namespace {
 
 constexpr double kNodeRadius = 15.0;
 constexpr int kLegendWidth = 90;
+
+/** The colour legend's width at the current font: 90 px at 100 %, wider when the presentation
+ *  size enlarges its labels (at 200 % "0.694" and "Distance to x*" were cut). */
+int legendWidth(const QFontMetrics &fm)
+{
+    return std::max(kLegendWidth, 12 + 16 + 4 + fm.horizontalAdvance(QStringLiteral("0.0000")) + 6);
+}
 
 double distanceToSegment(const QPointF &p, const QPointF &a, const QPointF &b)
 {
@@ -208,7 +216,7 @@ double PlaybackView::edgeWidth(int from, int to) const
 QRectF PlaybackView::graphRect() const
 {
     const double m = kNodeRadius + 10;
-    return QRectF(m, m, std::max(10.0, width() - kLegendWidth - 2 * m), std::max(10.0, height() - 2 * m));
+    return QRectF(m, m, std::max(10.0, width() - legendWidth(fontMetrics()) - 2 * m), std::max(10.0, height() - 2 * m));
 }
 
 QPointF PlaybackView::agentPosition(int agent) const
@@ -302,7 +310,10 @@ void PlaybackView::paintEvent(QPaintEvent *)
     }
     // Colour legend.
     p.setFont(font());
-    const QRectF bar(width() - kLegendWidth + 12, 30, 16, std::max(40, height() - 80));
+    const QFontMetrics fm = fontMetrics();
+    const int legend = legendWidth(fm);
+    const int line = fm.lineSpacing();
+    const QRectF bar(width() - legend + 12, 8 + line + 4, 16, std::max(40, height() - 2 * line - 40));
     for (int y = 0; y < static_cast<int>(bar.height()); ++y) {
         p.setPen(ramp(1.0 - y / bar.height()));
         p.drawLine(QPointF(bar.left(), bar.top() + y), QPointF(bar.right(), bar.top() + y));
@@ -311,20 +322,21 @@ void PlaybackView::paintEvent(QPaintEvent *)
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     auto label = [&](double v) { return QString::number(v, 'g', 3); };
-    p.drawText(QPointF(bar.right() + 4, bar.top() + 8), label(mMax));
+    p.drawText(QPointF(bar.right() + 4, bar.top() + fm.ascent() * 0.7), label(mMax));
     p.drawText(QPointF(bar.right() + 4, bar.bottom()), label(mMin));
     if (mLog)
-        p.drawText(QPointF(bar.left(), bar.bottom() + 16), tr("log scale"));
+        p.drawText(QPointF(bar.left(), bar.bottom() + line), tr("log scale"));
     const QString title = TeachingSession::quantityNames().value(static_cast<int>(mQuantity));
-    p.drawText(QRectF(width() - kLegendWidth - 40, 4, kLegendWidth + 36, 22), Qt::AlignRight | Qt::AlignVCenter, title);
+    const int titleWidth = std::max(legend + 36, fm.horizontalAdvance(title) + 8);
+    p.drawText(QRectF(width() - titleWidth - 4, 4, titleWidth, line + 4), Qt::AlignRight | Qt::AlignVCenter, title);
     if (!channels.isEmpty()) {
-        double y = height() - 14.0 * channels.size() - 6;
-        for (int c = 0; c < channels.size(); ++c, y += 14) {
+        double y = height() - double(line) * channels.size() - 6 + line / 2.0;
+        for (int c = 0; c < channels.size(); ++c, y += line) {
             p.setBrush(channelColor(c));
             p.setPen(Qt::NoPen);
             p.drawEllipse(QPointF(12, y), 4.5, 4.5);
             p.setPen(palette().color(QPalette::Text));
-            p.drawText(QPointF(22, y + 4), tr("message %1").arg(channels[c]));
+            p.drawText(QPointF(22, y + fm.ascent() / 2.0 - 1), tr("message %1").arg(channels[c]));
         }
     }
 }

@@ -23,6 +23,7 @@
 #include <QStatusBar>
 #include <QToolBar>
 #include <QMenu>
+#include <QMenuBar>
 #include <QScrollArea>
 #include <QTabWidget>
 #include <QTimer>
@@ -188,6 +189,9 @@ void TeachingDock::updateCentre()
     // The presentation settings may hide the graph panel too: leave that to them.
     if (!teaching && mPresentation->isActive() && mPresentation->presentation().isPanelHidden("graph"))
         return;
+    // Presenting, docked: the dock keeps the centre (it is the one view on screen).
+    if (!teaching && mSaved && !isFloating())
+        return;
     centre->setVisible(!teaching);
 }
 
@@ -209,6 +213,18 @@ void TeachingDock::enterPresentation()
     for (QDockWidget *dock : mWindow->findChildren<QDockWidget *>(Qt::FindDirectChildrenOnly))
         if (dock != this && !dock->isHidden() && dock->widget())
             saved.hidden << dock;
+    // The menu bar too (the room goes to the plots at 200 %); its actions stay on the window so
+    // that their keys (F5, F11, Ctrl+O…) still work while it is hidden.
+    if (QMenuBar *bar = mWindow->menuBar(); bar && bar->isVisible()) {
+        saved.hidden << bar;
+        for (QAction *menu : bar->actions())
+            if (menu->menu())
+                for (QAction *a : menu->menu()->actions())
+                    if (!a->shortcuts().isEmpty() && !mWindow->actions().contains(a)) {
+                        mWindow->addAction(a);
+                        saved.addedActions << a;
+                    }
+    }
     mSaved = saved;
     for (QWidget *w : saved.hidden)
         w->hide();
@@ -218,6 +234,10 @@ void TeachingDock::enterPresentation()
     mIndicator->show();
     show();
     raise();
+    // The network is the centre while presenting (docked): the editor gives it its place even
+    // before the window is first shown (--presentation-mode), when no dock has a visible region.
+    if (!isFloating() && mWindow->centralWidget())
+        mWindow->centralWidget()->hide();
     updateCentre();
 }
 
@@ -233,6 +253,8 @@ void TeachingDock::leavePresentation()
         empty->deleteLater();
     }
     PresentationScale::instance()->setFactor(saved.scale, false);
+    for (QAction *a : saved.addedActions)
+        mWindow->removeAction(a);
     for (QWidget *w : saved.hidden)
         w->show();
     // Exactly as before: the docks' places and sizes, then the window's geometry.

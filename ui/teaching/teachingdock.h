@@ -85,6 +85,7 @@ private:
         QByteArray state;
         double scale = 1.0;
         QVector<QWidget *> hidden; ///< editing chrome hidden by presentation mode
+        QVector<QAction *> addedActions; ///< the hidden menu bar's actions, on the window meanwhile
     };
     std::optional<Saved> mSaved;
     TeachingPanel *mPanel;

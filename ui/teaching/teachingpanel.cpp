@@ -12,6 +12,7 @@
 #include "theoryview.h"
 
 #include "mathtext.h"
+#include "presentationscale.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -26,6 +27,8 @@
 #include <QTextBrowser>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <cmath>
 
 namespace dplab {
 
@@ -117,6 +120,14 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     transport->addWidget(mBack);
     transport->addWidget(mPlay);
     transport->addWidget(mForward);
+    // The transport icons grow with the presentation size, like the text beside them.
+    auto scaleIcons = [this] {
+        const int side = int(std::lround(16 * PresentationScale::factor()));
+        for (QToolButton *button : {mBack, mPlay, mForward})
+            button->setIconSize(QSize(side, side));
+    };
+    scaleIcons();
+    connect(PresentationScale::instance(), &PresentationScale::changed, this, scaleIcons);
     mSpeed = new QComboBox(this);
     for (double s : speeds())
         mSpeed->addItem(s > 0 ? tr("%1 it/s").arg(s) : tr("full speed"), s);

@@ -84,6 +84,12 @@ public:
      *  the transport bar and the selected tab. */
     QSplitter *splitter() const { return mSplit; }
 
+    /** The panel's minimum height at any width: the dock's scroll area then gives the panel
+     *  the dock's height and scrolls only below that minimum. (Its word-wrapped labels made the
+     *  layout answer with every child's preferred height, 932 px at 1280×720, so the dock
+     *  scrolled the tab's plot out of view.) */
+    int heightForWidth(int) const override { return minimumSizeHint().height(); }
+
 protected:
     void resizeEvent(QResizeEvent *event) override;
 

@@ -2,6 +2,7 @@
 #include "theoryview.h"
 
 #include "metricnames.h"
+#include "plotstyle.h"
 
 #include "presentationscale.h"
 #include "textconvert.h"
@@ -41,7 +42,9 @@ TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
     layout->addLayout(row);
     mNote = new QLabel(this);
     mNote->setWordWrap(true);
+    mNote->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     layout->addWidget(mNote);
+    fitNote();
     mPlot = new QCustomPlot(this);
     PresentationScale::follow(mPlot); // fonts, ticks and lines at the presentation size
     mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
@@ -51,6 +54,19 @@ TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
     mPlot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignLeft);
     layout->addWidget(mPlot, 1);
     connect(mMetric, &QComboBox::currentIndexChanged, this, &TheoryView::refresh);
+}
+
+void TheoryView::fitNote()
+{
+    // At most three lines: the plot keeps its room at 200 % (the note took half the page).
+    mNote->setMaximumHeight(3 * mNote->fontMetrics().lineSpacing() + 2);
+}
+
+void TheoryView::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange)
+        fitNote();
 }
 
 void TheoryView::setSession(const TeachingSession *session)
@@ -195,10 +211,11 @@ void TheoryView::refresh()
     if (!missing.isEmpty())
         note += (sources.isEmpty() ? QStringLiteral(" ") : QStringLiteral("; ")) + missing.join(QStringLiteral("; "));
     mNote->setText(note);
+    mNote->setToolTip(note); // the whole note, when its lines are more than the page shows
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->xAxis->setTicker(makeLogTicker());
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    mPlot->yAxis->setTicker(makeLogTicker());
     mPlot->yAxis->setLabel(metricTitle(this->metric()));
     if (lo <= hi) {
         mPlot->xAxis->setRange(1, last * 1.2);

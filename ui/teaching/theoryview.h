@@ -35,7 +35,11 @@ public:
     QString note() const;
     QCustomPlot *plot() const { return mPlot; }
 
+protected:
+    void changeEvent(QEvent *event) override;
+
 private:
+    void fitNote();
     void refresh();
 
     const TeachingSession *mSession = nullptr;
