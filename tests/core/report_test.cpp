@@ -123,7 +123,10 @@ TEST(ReportHtml, ContainsEveryLabelParameterAndStatement)
     EXPECT_NE(html.find("seed 11"), std::string::npos);
     EXPECT_NE(html.find(dplabVersion()), std::string::npos);
     EXPECT_NE(html.find("2026-01-02"), std::string::npos);
-    EXPECT_LT(html.find("src=\"graph.png\""), html.find("src=\"plot1.png\""));
+    // The summary and the privacy statements first, then the plots, then the details (graph…).
+    EXPECT_LT(html.find("<h2>Summary</h2>"), html.find("src=\"plot1.png\""));
+    EXPECT_LT(html.find("class=\"privacy\""), html.find("src=\"plot1.png\""));
+    EXPECT_LT(html.find("src=\"plot1.png\""), html.find("src=\"graph.png\""));
     for (std::size_t r = 0; r < ran.experiment.runs.size(); ++r) {
         const RunSpec &run = ran.experiment.runs[r];
         EXPECT_NE(html.find(htmlEscape(run.label)), std::string::npos) << run.label;

@@ -21,6 +21,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QUndoStack>
 
 namespace dplab {
@@ -28,6 +29,58 @@ namespace dplab {
 namespace {
 
 constexpr double kPrintScale = 2.0; // the HTML's pictures are rendered at 2× their logical size
+
+/** While a plot is drawn for the report: without its title lines (the caption above the
+ *  picture says the same, once). The text elements are taken out of the plot's top-level
+ *  layout (their rows removed) and put back, with the rows' stretch factors, afterwards. */
+class UntitledPlot
+{
+public:
+    explicit UntitledPlot(QCustomPlot *plot) : mGrid(plot->plotLayout())
+    {
+        mStretch = mGrid->rowStretchFactors();
+        for (int row = 0; row < mGrid->rowCount(); ++row)
+            for (int col = 0; col < mGrid->columnCount(); ++col)
+                if (auto *text = qobject_cast<QCPTextElement *>(mGrid->element(row, col)))
+                    mTaken.push_back({row, col, text});
+        if (mTaken.isEmpty())
+            return;
+        for (const Taken &t : std::as_const(mTaken))
+            mGrid->take(t.text);
+        // The rows simplify() removes: those left without any element.
+        for (int row = 0; row < mGrid->rowCount(); ++row) {
+            bool empty = true;
+            for (int col = 0; col < mGrid->columnCount(); ++col)
+                empty = empty && !mGrid->element(row, col);
+            if (empty)
+                mRemoved << row;
+        }
+        mGrid->simplify();
+    }
+    ~UntitledPlot()
+    {
+        if (mTaken.isEmpty())
+            return;
+        for (int row : std::as_const(mRemoved)) // ascending: each lands at its old index
+            mGrid->insertRow(row);
+        for (const Taken &t : std::as_const(mTaken))
+            mGrid->addElement(t.row, t.col, t.text);
+        if (mGrid->rowCount() == mStretch.size())
+            mGrid->setRowStretchFactors(mStretch);
+    }
+    UntitledPlot(const UntitledPlot &) = delete;
+    UntitledPlot &operator=(const UntitledPlot &) = delete;
+
+private:
+    struct Taken {
+        int row, col;
+        QCPTextElement *text;
+    };
+    QCPLayoutGrid *mGrid;
+    QList<double> mStretch;
+    QVector<Taken> mTaken;
+    QVector<int> mRemoved;
+};
 
 } // namespace
 
@@ -174,15 +227,20 @@ public:
             e.picture.caption = metricTitle(metric) + at;
             // The plot elides a long subtitle (the ε plot's accountants); the caption says it whole.
             select();
-            if (!plot->subtitle().isEmpty())
-                e.picture.caption += QStringLiteral(" — ") + plot->subtitle();
+            // No hint meant for the screen ("(hover for why)") on paper.
+            static const QRegularExpression hint(QStringLiteral("\\s*\\((hover|click|double-click)[^)]*\\)"));
+            const QString subtitle = plot->subtitle().remove(hint).simplified();
+            if (!subtitle.isEmpty())
+                e.picture.caption += QStringLiteral(" — ") + subtitle;
             e.picture.naturalSize = htmlSize;
             e.picture.paint = [plot, select](QCPPainter *painter, const QSizeF &size) {
                 select();
+                const UntitledPlot untitled(plot);
                 paintPlot(plot, painter, size);
             };
             e.image = [plot, select, htmlSize] {
                 select();
+                const UntitledPlot untitled(plot);
                 return plotImage(plot, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
             };
             e.htmlSize = htmlSize;
@@ -212,8 +270,12 @@ public:
                                         .arg(metricTitle(mSweep->metric()).toLower(),
                                              toQString(experiment.sweep->parameter));
                 e.picture.naturalSize = htmlSize;
-                e.picture.paint = [plot](QCPPainter *painter, const QSizeF &size) { paintPlot(plot, painter, size); };
+                e.picture.paint = [plot](QCPPainter *painter, const QSizeF &size) {
+                    const UntitledPlot untitled(plot);
+                    paintPlot(plot, painter, size);
+                };
                 e.image = [plot, htmlSize] {
+                    const UntitledPlot untitled(plot);
                     return plotImage(plot, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
                 };
                 e.htmlSize = htmlSize;
@@ -275,6 +337,7 @@ bool ReportWriter::write(const QString &dir, QString *error)
     if (!ok)
         return false;
     mPages = pages;
+    mLastPageUsed = layout.lastPageUsed();
     return true;
 }
 

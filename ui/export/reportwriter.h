@@ -44,6 +44,8 @@ public:
 
     /** Pages of the last written PDF. */
     int pdfPageCount() const { return mPages; }
+    /** How much of the last PDF page's text area the last report filled (0..1). */
+    double pdfLastPageUsed() const { return mLastPageUsed; }
     /** Captions of the pictures in the last report, in order (tests). */
     QStringList imageCaptions() const { return mCaptions; }
 
@@ -56,6 +58,7 @@ private:
     QVector<QColor> mColors;
     ReportInfo mInfo;
     int mPages = 0;
+    double mLastPageUsed = 0;
     QStringList mCaptions;
 };
 
