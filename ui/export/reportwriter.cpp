@@ -24,6 +24,8 @@
 #include <QRegularExpression>
 #include <QUndoStack>
 
+#include <algorithm>
+
 namespace dplab {
 
 namespace {
@@ -39,22 +41,29 @@ public:
     explicit UntitledPlot(QCustomPlot *plot) : mGrid(plot->plotLayout())
     {
         mStretch = mGrid->rowStretchFactors();
-        for (int row = 0; row < mGrid->rowCount(); ++row)
-            for (int col = 0; col < mGrid->columnCount(); ++col)
-                if (auto *text = qobject_cast<QCPTextElement *>(mGrid->element(row, col)))
-                    mTaken.push_back({row, col, text});
+        // elementAt (unlike element) does not warn about empty cells.
+        for (int index = 0; index < mGrid->elementCount(); ++index)
+            if (auto *text = qobject_cast<QCPTextElement *>(mGrid->elementAt(index))) {
+                int row = 0, col = 0;
+                mGrid->indexToRowCol(index, row, col);
+                mTaken.push_back({row, col, text});
+            }
+        std::sort(mTaken.begin(), mTaken.end(), [](const Taken &a, const Taken &b) { return a.row < b.row; });
         if (mTaken.isEmpty())
             return;
         for (const Taken &t : std::as_const(mTaken))
             mGrid->take(t.text);
         // The rows simplify() removes: those left without any element.
-        for (int row = 0; row < mGrid->rowCount(); ++row) {
-            bool empty = true;
-            for (int col = 0; col < mGrid->columnCount(); ++col)
-                empty = empty && !mGrid->element(row, col);
-            if (empty)
+        QVector<bool> empty(mGrid->rowCount(), true);
+        for (int index = 0; index < mGrid->elementCount(); ++index)
+            if (mGrid->elementAt(index)) {
+                int row = 0, col = 0;
+                mGrid->indexToRowCol(index, row, col);
+                empty[row] = false;
+            }
+        for (int row = 0; row < empty.size(); ++row)
+            if (empty[row])
                 mRemoved << row;
-        }
         mGrid->simplify();
     }
     ~UntitledPlot()
