@@ -28,7 +28,7 @@ void quietHandler(QtMsgType type, const QMessageLogContext &context, const QStri
 
 bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<const Experiment> experiment,
                  std::shared_ptr<const ExperimentResult> result, const std::string &overrides, std::string *error,
-                 int *pages)
+                 int *pages, const std::string &plotSize)
 {
     // Headless unless a display is there: the report draws with widgets but never shows one.
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
@@ -40,6 +40,10 @@ bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<
     ReportInfo info;
     info.overrides = overrides;
     writer.setInfo(info);
+    if (!writer.setPlotSize(QString::fromStdString(plotSize))) {
+        *error = "--plot-size " + plotSize + ": must be single, double or slide";
+        return false;
+    }
     QString message;
     if (!writer.write(QString::fromStdString(dir), &message)) {
         *error = message.toStdString();

@@ -198,7 +198,8 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(results->result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", &error, &pages,
+                     args.value("--plot-size"))) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }
@@ -216,9 +217,14 @@ int commandReportFrom(int argc, char **argv, const Args &args)
 int commandReport(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--quiet"},
-                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from"});
+                          {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from", "--plot-size"});
     if (!args)
         return usageError(args.error().toString());
+    if (args->has("--plot-size")) {
+        const std::string size = args->value("--plot-size");
+        if (size != "single" && size != "double" && size != "slide")
+            return usageError("--plot-size " + size + ": must be single, double or slide (the plot export presets)");
+    }
     if (args->has("--from")) {
         if (!args->positional.empty())
             return usageError("report --from DIR takes no experiment file (it reports the results in DIR)");
@@ -263,7 +269,8 @@ int commandReport(int argc, char **argv)
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(*result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), &error, &pages,
+                     args->value("--plot-size"))) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }

@@ -350,6 +350,17 @@ ReportLayout::ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pic
 {
 }
 
+void ReportLayout::setPlotPreset(const QSizeF &preset)
+{
+    if (preset.isEmpty()) {
+        mPlotSize = gridPictureSize();
+        return;
+    }
+    const int columns = preset.width() <= kTextWidth / 2 ? 2 : 1;
+    const double width = (kTextWidth - (columns - 1) * kGridGap) / columns;
+    mPlotSize = QSizeF(width, std::round(width * preset.height() / preset.width()));
+}
+
 QSizeF ReportLayout::gridPictureSize()
 {
     // The text width (about 7 in: a double-column figure) and three plots with their captions
@@ -382,14 +393,15 @@ bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pa
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Millimeter, QMarginsF(0, 0, 0, 0)));
     const Fonts fonts = makeFonts();
-    Flow flow = Builder(fonts, &writer, gridPictureSize()).build(mBlocks, mPictures);
+    Flow flow = Builder(fonts, &writer, mPlotSize).build(mBlocks, mPictures);
     // No near-empty last page: when the last page holds less than a quarter of a page, the plots
     // are drawn a little lower (down to 80 % of their height) if that saves the page.
     const auto used = [](const Flow &f) { return f.y - f.top; };
     const double page = kPageHeight - 2 * kMargin;
     if (flow.pages.size() > 1 && used(flow) < page / 4)
         for (double scale = 0.95; scale >= 0.8 - 1e-9; scale -= 0.05) {
-            Flow shorter = Builder(fonts, &writer, QSizeF(kTextWidth, std::round(kPlotHeight * scale))).build(mBlocks, mPictures);
+            const QSizeF lower(mPlotSize.width(), std::round(mPlotSize.height() * scale));
+            Flow shorter = Builder(fonts, &writer, lower).build(mBlocks, mPictures);
             if (shorter.pages.size() < flow.pages.size()) {
                 flow = std::move(shorter);
                 break;

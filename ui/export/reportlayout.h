@@ -48,6 +48,13 @@ public:
 
     ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pictures, QString footer);
 
+    /** The plots' proportions from one of the plot export presets (logical pixels): at most half
+     *  the text width (single column) puts two plots a row, wider ones one a row; either fills
+     *  the text width keeping the preset's proportions. Empty: gridPictureSize(). */
+    void setPlotPreset(const QSizeF &preset);
+    /** Size of one plot picture as set (before any lowering for the last page). */
+    QSizeF plotSize() const { return mPlotSize; }
+
     /** Writes the PDF to `path` (A4 portrait, 15 mm margins). `pages` gets the page count. */
     bool writePdf(const QString &path, const QString &creator, int *pages, QString *error);
 
@@ -81,6 +88,7 @@ private:
     QString mFooter;
     QVector<Placement> mPlacements;
     double mLastPageUsed = 0;
+    QSizeF mPlotSize = gridPictureSize();
 };
 
 } // namespace dplab

@@ -164,6 +164,20 @@ ReportWriter::ReportWriter(std::shared_ptr<const Experiment> experiment, std::sh
     }
 }
 
+bool ReportWriter::setPlotSize(const QString &key)
+{
+    if (key.isEmpty()) {
+        mPlotPreset = QSize();
+        return true;
+    }
+    for (const PlotExportSize &s : plotExportSizes())
+        if (!s.key.isEmpty() && s.key == key) {
+            mPlotPreset = s.size;
+            return true;
+        }
+    return false;
+}
+
 QSize ReportWriter::htmlPlotSize()
 {
     // The PDF's text width (A4 with 15 mm margins at 96 DPI) and a third of a page high.
@@ -338,6 +352,7 @@ bool ReportWriter::write(const QString &dir, QString *error)
 
     // report.pdf: laid out page by page, pictures as vectors.
     ReportLayout layout(blocks, pdfPictures, toQString(title));
+    layout.setPlotPreset(mPlotPreset);
     const QString creator = QStringLiteral("DPLab %1").arg(toQString(info.version.empty() ? dplabVersion() : info.version));
     int pages = 0;
     const bool ok = renderAtomically(

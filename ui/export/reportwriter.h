@@ -39,6 +39,11 @@ public:
     /** Header date (default: now, UTC) and the command-line overrides to mention. */
     void setInfo(const ReportInfo &info) { mInfo = info; }
 
+    /** The PDF's plots in the proportions of a plot export preset ("single", "double", "slide"
+     *  of plotExportSizes(); "" the report's own: the text width, three a page). False for an
+     *  unknown name. */
+    bool setPlotSize(const QString &key);
+
     /** Writes DIR/report.html and DIR/report.pdf (creating DIR), each atomically. */
     bool write(const QString &dir, QString *error);
 
@@ -57,6 +62,7 @@ private:
     std::shared_ptr<const ExperimentResult> mResult;
     QVector<QColor> mColors;
     ReportInfo mInfo;
+    QSize mPlotPreset; ///< empty: the report's own plot size
     int mPages = 0;
     double mLastPageUsed = 0;
     QStringList mCaptions;
