@@ -9,8 +9,9 @@
 //     page unless its header and first rows fit, and a table that continues on the next page
 //     repeats its header; long two-column key/value tables are folded into four columns;
 //   - the graph picture beside the graph facts;
-//   - the plots one a row at the text width (three a page), each caption directly above its
-//     picture in the same cell;
+//   - a new page where a PageBreak block asks (after page 1's summary);
+//   - the plots one a row at the text width (three a page; two a row with a single-column
+//     preset, setPlotPreset), each caption directly above its picture in the same cell;
 //   - no near-empty last page: when the last page would hold less than a quarter of a page,
 //     the plots are drawn up to 20 % lower if that saves the page;
 //   - everything vector: pictures are painted, not embedded as images (no JPEG);
