@@ -103,6 +103,7 @@ private slots:
     void liveResultsFromAResult();
     void reportHtmlAndPdf();
     void pdfLayoutKeepsCaptionsPicturesAndTableHeaders();
+    void lastPageIsSavedByLowerPlots();
     void reportHasShortFirstPageOneCaptionPerPlotAndNoNearEmptyLastPage_data();
     void reportHasShortFirstPageOneCaptionPerPlotAndNoNearEmptyLastPage();
     void windowExportsDataAndReport();
@@ -480,6 +481,50 @@ void TestReportWriter::pdfLayoutKeepsCaptionsPicturesAndTableHeaders()
         if (t == 3)
             QCOMPARE(*pagesOfTable.begin(), headingPage[3]);
     }
+}
+
+void TestReportWriter::lastPageIsSavedByLowerPlots()
+{
+    // Three plots fill a page; a note of k lines after them would spill a few lines onto a
+    // second page. Drawing the plots up to 20 % lower (3 × 58 px) keeps such a note on page 1.
+    using Placement = ReportLayout::Placement;
+    int lowered = 0;
+    for (int k = 1; k <= 8; ++k) {
+        std::vector<ReportBlock> blocks;
+        ReportBlock plots;
+        plots.kind = ReportBlock::Kind::Pictures;
+        plots.group = "plots";
+        blocks.push_back(plots);
+        ReportBlock note;
+        note.kind = ReportBlock::Kind::Paragraph;
+        std::string lines;
+        for (int line = 0; line < k; ++line)
+            lines += (line ? "\n" : "") + std::string("a short line");
+        note.text = {{lines}};
+        blocks.push_back(note);
+        QVector<ReportLayout::Picture> pictures;
+        for (int p = 0; p < 3; ++p) {
+            ReportLayout::Picture picture;
+            picture.id = "plot-" + std::to_string(p);
+            picture.caption = QStringLiteral("Plot %1").arg(p);
+            picture.naturalSize = QSizeF(400, 300);
+            picture.paint = [](QCPPainter *painter, const QSizeF &size) { painter->drawRect(QRectF(QPointF(0, 0), size)); };
+            pictures << picture;
+        }
+        ReportLayout layout(blocks, pictures, QStringLiteral("Last page"));
+        QTemporaryDir dir;
+        QString error;
+        int pages = 0;
+        QVERIFY2(layout.writePdf(dir.filePath(QStringLiteral("last.pdf")), QStringLiteral("test"), &pages, &error),
+                 qPrintable(error));
+        QVERIFY2(pages == 1, qPrintable(QStringLiteral("%1 lines: %2 pages").arg(k).arg(pages)));
+        for (const Placement &p : layout.placements())
+            if (p.kind == Placement::Kind::Picture && p.index == 0) {
+                QVERIFY(p.rect.height() >= 0.8 * ReportLayout::gridPictureSize().height() - 0.5);
+                lowered += p.rect.height() < ReportLayout::gridPictureSize().height() - 0.5;
+            }
+    }
+    QVERIFY2(lowered > 0, "the longer notes need lower plots"); // the test reaches the case it is about
 }
 
 void TestReportWriter::reportHasShortFirstPageOneCaptionPerPlotAndNoNearEmptyLastPage_data()
