@@ -28,7 +28,7 @@ void quietHandler(QtMsgType type, const QMessageLogContext &context, const QStri
 
 bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<const Experiment> experiment,
                  std::shared_ptr<const ExperimentResult> result, const std::string &overrides, const Json &tuning,
-                 std::string *error, int *pages)
+                 std::string *error, int *pages, const std::string &plotSize)
 {
     // Headless unless a display is there: the report draws with widgets but never shows one.
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
@@ -41,6 +41,10 @@ bool writeReport(int argc, char **argv, const std::string &dir, std::shared_ptr<
     info.overrides = overrides;
     writer.setInfo(info);
     writer.setTuning(tuning);
+    if (!writer.setPlotSize(QString::fromStdString(plotSize))) {
+        *error = "--plot-size " + plotSize + ": must be single, double or slide";
+        return false;
+    }
     QString message;
     if (!writer.write(QString::fromStdString(dir), &message)) {
         *error = message.toStdString();

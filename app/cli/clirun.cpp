@@ -242,7 +242,8 @@ int commandReportFrom(int argc, char **argv, const Args &args)
     auto sharedResult = std::make_shared<const ExperimentResult>(std::move(results->result));
     std::string error;
     int pages = 0;
-    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", *tuning, &error, &pages)) {
+    if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, "", *tuning, &error, &pages,
+                     args.value("--plot-size"))) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }
@@ -261,9 +262,14 @@ int commandReport(int argc, char **argv)
 {
     auto args = parseArgs(argc, argv, 2, {"--quiet"},
                           {"--out", "--seed", "--iterations", "--repetitions", "--threads", "--max-memory", "--from",
-                           "--tuning"});
+                           "--tuning", "--plot-size"});
     if (!args)
         return usageError(args.error().toString());
+    if (args->has("--plot-size")) {
+        const std::string size = args->value("--plot-size");
+        if (size != "single" && size != "double" && size != "slide")
+            return usageError("--plot-size " + size + ": must be single, double or slide (the plot export presets)");
+    }
     if (args->has("--from")) {
         if (!args->positional.empty())
             return usageError("report --from DIR takes no experiment file (it reports the results in DIR)");
@@ -312,7 +318,7 @@ int commandReport(int argc, char **argv)
     std::string error;
     int pages = 0;
     if (!writeReport(argc, argv, (*folder)->stagingPath(), shared, sharedResult, overridesText(*args), *tuning, &error,
-                     &pages)) {
+                     &pages, args->value("--plot-size"))) {
         std::cerr << "dplab-cli: " << error << "\n";
         return InvalidInput; // the report could not be written to --out
     }

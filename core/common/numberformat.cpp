@@ -15,6 +15,12 @@ double withoutRoundOff(double v, double scale)
     return std::fabs(v) <= kRoundOffRelative * std::fabs(scale) ? 0.0 : v;
 }
 
+double spreadAboveRoundOff(double mean, double std)
+{
+    return std::isfinite(std) && std::isfinite(mean) && std::fabs(std) <= kSpreadRoundOffRelative * std::fabs(mean) ? 0.0
+                                                                                                                 : std;
+}
+
 std::string formatNumber(double v, int significant)
 {
     const int length = std::snprintf(nullptr, 0, "%.*g", significant, v);

@@ -4,6 +4,7 @@
 #include "dplab/common/numberformat.h"
 
 #include "dplab/compress/compressor.h"
+#include "dplab/engine/metrics.h"
 #include "dplab/engine/writers.h"
 #include "dplab/graph/analysis.h"
 #include "dplab/problem/problem.h"
@@ -338,7 +339,7 @@ std::string textHtml(const std::vector<ReportText> &runs)
     return out;
 }
 
-/** Title and the experiment in one paragraph (DPLab version, date, seed, sizes, sweep). */
+/** Title and the experiment in one line (DPLab version, date, seed, sizes, sweep). */
 void headerSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ReportInfo &info)
 {
     using Kind = ReportBlock::Kind;
@@ -353,8 +354,15 @@ void headerSection(std::vector<ReportBlock> &blocks, const Experiment &experimen
         header += ", sweep of " + experiment.sweep->parameter + " over " + std::to_string(experiment.sweep->values.size())
                   + " values";
     blocks.push_back(textBlock(Kind::Paragraph, header + "."));
-    if (!experiment.description.empty())
-        blocks.push_back(textBlock(Kind::Paragraph, experiment.description));
+}
+
+/** The experiment's own description (after the results: page 1 stays short). */
+void descriptionSection(std::vector<ReportBlock> &blocks, const Experiment &experiment)
+{
+    if (experiment.description.empty())
+        return;
+    blocks.push_back(textBlock(ReportBlock::Kind::Heading, "About this experiment"));
+    blocks.push_back(textBlock(ReportBlock::Kind::Paragraph, experiment.description));
 }
 
 /** The graph: its picture, facts, and the weight matrices the runs use. */
@@ -428,14 +436,10 @@ void problemSection(std::vector<ReportBlock> &blocks, const Experiment &experime
     }
 }
 
-/** Run r: its algorithm, parameters and privacy guarantee (at the last sweep point: the one most
- *  sweeps vary privacy over). */
-void runSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ExperimentResult &result,
-                std::size_t r)
+/** Run r: its algorithm and every parameter (its privacy statement is in the summary). */
+void runSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, std::size_t r)
 {
     using Kind = ReportBlock::Kind;
-    using Style = ReportBlock::Style;
-    const PointResult *lastPoint = result.points.empty() ? nullptr : &result.points.back();
     const RunSpec &run = experiment.runs[r];
     const AlgorithmDescriptor &d = *run.algorithm;
     blocks.push_back(textBlock(Kind::Heading, "Run " + std::to_string(r + 1) + ": " + run.label));
@@ -448,22 +452,97 @@ void runSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, 
     params.push_back({"compressor", "", formatParamValue(run.compressor)});
     params.push_back({"init", "", summarize(run.init)});
     blocks.push_back(tableBlock({"key", "parameter", "value"}, params));
-    // Privacy statement of the run (last sweep point: the one most sweeps vary privacy over).
-    const RunResult *rr = lastPoint && r < lastPoint->runs.size() ? &lastPoint->runs[r] : nullptr;
-    std::string statement;
-    if (rr) {
-        auto facts = privacyFacts(experiment, static_cast<int>(r), *rr);
-        statement = facts ? privacyStatement(run.label, *facts)
-                          : "Run \"" + run.label + "\": the privacy facts could not be collected (" + facts.error().toString() + ").";
-    } else {
-        statement = "Run \"" + run.label + "\" produced no result, so there is no privacy statement.";
+}
+
+/** "final distance to optimum" for the summary's headline column. */
+std::string metricWords(const std::string &metric)
+{
+    static const std::vector<std::pair<const char *, const char *>> words = {
+        {metric::DistanceToOptimum, "distance to optimum"}, {metric::OptimalityGap, "optimality gap"},
+        {metric::GradientNorm, "gradient norm"},            {metric::Regret, "regret"},
+        {metric::AverageLoss, "average loss"},              {metric::TestAccuracy, "test accuracy"},
+        {metric::TrainAccuracy, "training accuracy"},       {metric::Residual, "residual"},
+        {metric::ConsensusError, "consensus error"}};
+    for (const auto &[key, text] : words)
+        if (metric == key)
+            return text;
+    return metric;
+}
+
+/** "mean ± std" of the last recorded value of `metric` ("" when the run does not record it). */
+std::string finalValueText(const RunResult &run, const std::string &metric)
+{
+    auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
+    if (it == run.metricNames.end())
+        return std::string();
+    const MetricStats s = finalMetricStats(run, static_cast<int>(it - run.metricNames.begin()));
+    if (s.count == 0)
+        return std::string();
+    return formatSignificant(s.mean, 4)
+           + (s.count > 1 ? " ± " + formatSignificant(spreadAboveRoundOff(s.mean, s.std), 2) : "");
+}
+
+/** Page 1: what was run (one row per run: algorithm, status), the headline result (the final
+ *  value of the first accuracy metric the runs record, and the largest cumulative ε), and every
+ *  run's privacy statement (at the last sweep point: the one most sweeps vary privacy over). */
+void summarySection(std::vector<ReportBlock> &blocks, const Experiment &experiment, const ExperimentResult &result)
+{
+    using Kind = ReportBlock::Kind;
+    using Style = ReportBlock::Style;
+    const PointResult *lastPoint = result.points.empty() ? nullptr : &result.points.back();
+    const bool sweep = experiment.sweep && result.points.size() > 1;
+    std::string headline;
+    if (lastPoint)
+        for (const char *m : {metric::DistanceToOptimum, metric::OptimalityGap, metric::GradientNorm, metric::Regret,
+                              metric::AverageLoss, metric::TestAccuracy, metric::TrainAccuracy, metric::Residual,
+                              metric::ConsensusError}) {
+            for (const RunResult &run : lastPoint->runs)
+                if (std::find(run.metricNames.begin(), run.metricNames.end(), m) != run.metricNames.end())
+                    headline = m;
+            if (!headline.empty())
+                break;
+        }
+    blocks.push_back(textBlock(Kind::Heading, "Summary"));
+    std::string intro = "What was run and where it ended";
+    if (sweep)
+        intro += " at the last sweep value " + experiment.sweep->parameter + " = " + formatParamValue(lastPoint->value);
+    intro += " (last recorded value, mean ± standard deviation over repetitions; ε the largest over agents).";
+    blocks.push_back(textBlock(Kind::Paragraph, intro));
+    Row head = {"run", "algorithm", "status"};
+    if (!headline.empty())
+        head.push_back("final " + metricWords(headline));
+    head.push_back("cumulative ε");
+    std::vector<Row> rows;
+    std::vector<std::string> statements;
+    for (std::size_t r = 0; r < experiment.runs.size(); ++r) {
+        const RunSpec &spec = experiment.runs[r];
+        const RunResult *rr = lastPoint && r < lastPoint->runs.size() ? &lastPoint->runs[r] : nullptr;
+        Row row = {spec.label, spec.algorithm->name, rr ? statusText(*rr) : std::string("no result")};
+        if (!headline.empty())
+            row.push_back(rr ? finalValueText(*rr, headline) : std::string());
+        std::string epsilon = "—";
+        if (rr) {
+            auto facts = privacyFacts(experiment, static_cast<int>(r), *rr);
+            if (facts) {
+                statements.push_back(privacyStatement(spec.label, *facts));
+                if (!facts->accountant.empty() && facts->epsilonPerAgent.size() > 0)
+                    epsilon = formatSignificant(facts->epsilonPerAgent.maxCoeff(), 4);
+                else
+                    epsilon = "no guarantee";
+            } else {
+                statements.push_back("Run \"" + spec.label + "\": the privacy facts could not be collected ("
+                                     + facts.error().toString() + ").");
+            }
+        } else {
+            statements.push_back("Run \"" + spec.label + "\" produced no result, so there is no privacy statement.");
+        }
+        row.push_back(epsilon);
+        rows.push_back(std::move(row));
     }
+    blocks.push_back(tableBlock(std::move(head), std::move(rows)));
     blocks.push_back(textBlock(Kind::Subheading, "Privacy guarantee"));
-    if (experiment.sweep && result.points.size() > 1)
-        blocks.push_back(textBlock(Kind::Paragraph, {{"At the last sweep value " + experiment.sweep->parameter + " = "
-                                                          + formatParamValue(lastPoint->value) + ".",
-                                                      false, true}}));
-    blocks.push_back(textBlock(Kind::Paragraph, {{statement}}, Style::Privacy));
+    for (const std::string &statement : statements)
+        blocks.push_back(textBlock(Kind::Paragraph, {{statement}}, Style::Privacy));
 }
 
 /** Where the plots go (the pictures are drawn by the caller). */
@@ -484,15 +563,7 @@ void finalValuesSection(std::vector<ReportBlock> &blocks, const Experiment &expe
 {
     using Kind = ReportBlock::Kind;
     const auto columns = metricColumns(result);
-    auto cellText = [](const RunResult &run, const std::string &metric) {
-        auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
-        if (it == run.metricNames.end())
-            return std::string();
-        const MetricStats s = finalMetricStats(run, static_cast<int>(it - run.metricNames.begin()));
-        if (s.count == 0)
-            return std::string();
-        return formatSignificant(s.mean, 4) + (s.count > 1 ? " ± " + formatSignificant(s.std, 2) : "");
-    };
+    const auto cellText = finalValueText;
     blocks.push_back(textBlock(Kind::Heading, "Final values"));
     blocks.push_back(textBlock(Kind::Paragraph, "Last recorded value, mean ± standard deviation over repetitions."));
     if (!experiment.sweep && !result.points.empty()) {
@@ -595,14 +666,20 @@ std::string ReportBlock::plainText() const
 std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const ExperimentResult &result, const ReportInfo &info)
 {
     std::vector<ReportBlock> blocks;
+    // Page 1 says what was run, how it ended and what it guarantees; the details follow.
     headerSection(blocks, experiment, info);
-    graphSection(blocks, experiment);
-    problemSection(blocks, experiment, result);
-    for (std::size_t r = 0; r < experiment.runs.size(); ++r)
-        runSection(blocks, experiment, result, r);
+    summarySection(blocks, experiment, result);
+    ReportBlock pageBreak;
+    pageBreak.kind = ReportBlock::Kind::PageBreak;
+    blocks.push_back(pageBreak);
     plotsSection(blocks);
     finalValuesSection(blocks, experiment, result);
     warningsSection(blocks, experiment, result);
+    descriptionSection(blocks, experiment);
+    graphSection(blocks, experiment);
+    problemSection(blocks, experiment, result);
+    for (std::size_t r = 0; r < experiment.runs.size(); ++r)
+        runSection(blocks, experiment, r);
     reproduceSection(blocks, experiment, info);
     return blocks;
 }
@@ -633,6 +710,8 @@ std::string reportHtml(const std::vector<ReportBlock> &blocks, const std::vector
         case Kind::Paragraph:
             h += std::string(b.style == Style::Privacy ? "<p class=\"privacy\">" : "<p>") + textHtml(b.text) + "</p>\n";
             break;
+        case Kind::PageBreak:
+            break; // the HTML is one page
         case Kind::Code:
             h += "<pre>" + esc(b.plainText()) + "</pre>\n";
             break;

@@ -2,7 +2,8 @@
 // `dplab-cli report` on every preset at reduced size: report.html (self-contained) and
 // report.pdf (checked with poppler's pdfinfo / pdftotext / pdfimages) hold every run label, every
 // parameter value and the privacy statement, the PDF's pictures are vectors (no embedded image)
-// and a two-run report takes at most three pages; the run outputs are written next to them.
+// and a two-run report takes at most five pages with no near-empty last one (--plot-size single
+// no more); the run outputs are written next to them.
 #include "clitest.h"
 
 #include "dplab/common/csv.h"
@@ -163,35 +164,75 @@ INSTANTIATE_TEST_SUITE_P(EveryPreset, PresetReport, ::testing::ValuesIn(presetNa
                              return name;
                          });
 
-TEST(CliReport, TwoRunReportFitsInThreePages)
+namespace {
+
+int pdfPages(const std::string &pdf)
 {
-    // The default preset (two runs, five pictures) at the size the README shows: three A4 pages
-    // (Qt's rich-text layout needed eight, one plot a page), the plots sharing a page.
+    std::smatch m;
+    const std::string info = capture("pdfinfo " + pdf);
+    return std::regex_search(info, m, std::regex("Pages:\\s+(\\d+)")) ? std::stoi(m[1]) : -1;
+}
+
+std::string pageText(const std::string &pdf, int page)
+{
+    return capture("pdftotext -layout -f " + std::to_string(page) + " -l " + std::to_string(page) + " " + pdf + " -");
+}
+
+} // namespace
+
+TEST(CliReport, TwoRunReportPagesAndPlotSizes)
+{
+    // The default preset (two runs, five pictures) at the size the README shows: page 1 the
+    // summary, the plots three a page at the text width, then the details — at most five A4
+    // pages (Qt's rich-text layout needed eight, one small plot a page), the last one not a
+    // stranded line. --plot-size single puts two plots a row (the single-column preset), so
+    // the report is no longer.
     DPLAB_SKIP_WITHOUT_UI();
     if (!hasTool("pdfinfo") || !hasTool("pdftotext"))
         GTEST_SKIP() << "poppler-utils (pdfinfo, pdftotext) are not installed";
     TempDir dir;
+    const std::string file = quote(preset("teaching-push-pull-quadratic.json"));
     const auto out = dir / "report";
-    const auto r = runCli("report " + quote(preset("teaching-push-pull-quadratic.json")) + " --out " + quote(out.string())
-                          + " --iterations 200 --repetitions 2 --quiet");
+    const auto r = runCli("report " + file + " --out " + quote(out.string()) + " --iterations 200 --repetitions 2 --quiet");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string pdf = quote((out / "report.pdf").string());
-    std::smatch m;
-    const std::string info = capture("pdfinfo " + pdf);
-    ASSERT_TRUE(std::regex_search(info, m, std::regex("Pages:\\s+(\\d+)"))) << info;
-    const int pages = std::stoi(m[1]);
-    EXPECT_LE(pages, 3);
-    // The plots' captions: at least three of them on one page.
+    const int pages = pdfPages(pdf);
+    EXPECT_GE(pages, 3);
+    EXPECT_LE(pages, 5);
+    // The plots' captions: three of them on one page.
     int most = 0;
     for (int page = 1; page <= pages; ++page) {
-        const std::string text = squeeze(capture("pdftotext -f " + std::to_string(page) + " -l " + std::to_string(page) + " "
-                                                 + pdf + " -"));
+        const std::string text = squeeze(pageText(pdf, page));
         int captions = 0;
         for (const char *caption : {"Consensus error", "Distance to optimum", "Optimality gap", "Gradient norm", "Bits sent"})
             captions += text.find(caption) != std::string::npos;
         most = std::max(most, captions);
     }
     EXPECT_GE(most, 3);
+    // The last page holds more than a few lines besides its footer.
+    const std::string last = pageText(pdf, pages);
+    int lines = 0;
+    for (std::size_t at = 0, end; at < last.size(); at = end + 1) {
+        end = last.find('\n', at);
+        if (end == std::string::npos)
+            end = last.size();
+        const std::string line = last.substr(at, end - at);
+        lines += line.find_first_not_of(" \f") != std::string::npos && line.find(" of " + std::to_string(pages)) == std::string::npos;
+    }
+    EXPECT_GT(lines, 5) << last;
+
+    const auto single = dir / "single";
+    const auto s = runCli("report " + file + " --out " + quote(single.string())
+                          + " --iterations 200 --repetitions 2 --plot-size single --quiet");
+    ASSERT_EQ(s.exitCode, 0) << s.err;
+    const int singlePages = pdfPages(quote((single / "report.pdf").string()));
+    EXPECT_GE(singlePages, 2);
+    EXPECT_LE(singlePages, pages);
+
+    const auto bad = runCli("report " + file + " --out " + quote((dir / "bad").string()) + " --plot-size huge");
+    EXPECT_EQ(bad.exitCode, 2);
+    EXPECT_NE(bad.err.find("--plot-size huge"), std::string::npos) << bad.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "bad" / "report.pdf"));
 }
 
 TEST(CliReport, NeedsOutAndRejectsBadRepetitions)

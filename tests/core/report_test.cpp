@@ -2,6 +2,7 @@
 // Run reports without Qt: privacy statements, parameter formatting, the HTML content, and the
 // per-agent ε / final-values CSV writers.
 #include "../common/ringquadratic.h"
+#include "dplab/common/numberformat.h"
 #include "dplab/engine/report.h"
 #include "dplab/engine/writers.h"
 
@@ -123,7 +124,10 @@ TEST(ReportHtml, ContainsEveryLabelParameterAndStatement)
     EXPECT_NE(html.find("seed 11"), std::string::npos);
     EXPECT_NE(html.find(dplabVersion()), std::string::npos);
     EXPECT_NE(html.find("2026-01-02"), std::string::npos);
-    EXPECT_LT(html.find("src=\"graph.png\""), html.find("src=\"plot1.png\""));
+    // The summary and the privacy statements first, then the plots, then the details (graph…).
+    EXPECT_LT(html.find("<h2>Summary</h2>"), html.find("src=\"plot1.png\""));
+    EXPECT_LT(html.find("class=\"privacy\""), html.find("src=\"plot1.png\""));
+    EXPECT_LT(html.find("src=\"plot1.png\""), html.find("src=\"graph.png\""));
     for (std::size_t r = 0; r < ran.experiment.runs.size(); ++r) {
         const RunSpec &run = ran.experiment.runs[r];
         EXPECT_NE(html.find(htmlEscape(run.label)), std::string::npos) << run.label;
@@ -168,6 +172,47 @@ TEST(ReportCsv, EpsilonPerAgentAndFinalValues)
     const double mean = (dgd.repetitions[0].values.back()[col] + dgd.repetitions[1].values.back()[col]) / 2;
     EXPECT_DOUBLE_EQ(finalMetricStats(dgd, static_cast<int>(col)).mean, mean);
     EXPECT_NE(fin[2].find(formatValue(mean)), std::string::npos);
+}
+
+TEST(ReportBlocks, SummaryFirstAndRoundOffSpreadIsZero)
+{
+    Ran ran = runSmall(smallExperiment());
+    // Two repetitions of DGD that agree up to round-off in their last consensus error, and
+    // differ truly in another metric.
+    RunResult &dgd = ran.result.points[0].runs[1];
+    const auto col = std::find(dgd.metricNames.begin(), dgd.metricNames.end(), "consensus_error") - dgd.metricNames.begin();
+    ASSERT_LT(col, static_cast<long>(dgd.metricNames.size()));
+    const double v = 1e4;
+    dgd.repetitions[0].values.back()[col] = v;
+    dgd.repetitions[1].values.back()[col] = v * (1 + 4e-15);
+    const MetricStats stats = finalMetricStats(dgd, static_cast<int>(col));
+    ASSERT_GT(stats.std, 0.0); // the raw spread is round-off, not zero
+    const auto blocks = reportBlocks(ran.experiment, ran.result, ReportInfo());
+    // Page 1 first: the title, the header, the summary and the privacy statements, then the page break.
+    ASSERT_GE(blocks.size(), 4u);
+    EXPECT_EQ(blocks[2].kind, ReportBlock::Kind::Heading);
+    EXPECT_EQ(blocks[2].plainText(), "Summary");
+    std::size_t pageBreak = 0;
+    while (pageBreak < blocks.size() && blocks[pageBreak].kind != ReportBlock::Kind::PageBreak)
+        ++pageBreak;
+    ASSERT_LT(pageBreak, blocks.size());
+    int statements = 0;
+    for (std::size_t k = 0; k < pageBreak; ++k)
+        statements += blocks[k].style == ReportBlock::Style::Privacy;
+    EXPECT_EQ(statements, 2);
+    // The final values table: "10000 ± 0", not "1e+04 ± 2.8e-11".
+    bool found = false;
+    for (std::size_t k = pageBreak; k < blocks.size(); ++k)
+        if (blocks[k].kind == ReportBlock::Kind::Table && !blocks[k].header.empty() && blocks[k].header[0] == "metric")
+            for (const auto &row : blocks[k].rows)
+                if (row[0] == "consensus_error") {
+                    EXPECT_EQ(row[2], "1e+04 ± 0");
+                    found = true;
+                }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(spreadAboveRoundOff(1e4, 9.1e-12), 0.0);
+    EXPECT_EQ(spreadAboveRoundOff(1e-20, 1e-22), 1e-22); // small, but not round-off
+    EXPECT_EQ(spreadAboveRoundOff(0.0123, 0.00456), 0.00456);
 }
 
 TEST(ReportCsv, SweepAddsTheValueColumn)

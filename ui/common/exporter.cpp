@@ -167,10 +167,10 @@ private:
 QVector<PlotExportSize> plotExportSizes()
 {
     // Logical pixels at 96 per inch; heights as figures in papers and slides use them.
-    return {{QObject::tr("As on screen"), QSize()},
-            {QObject::tr("Single column (3.5 in × 2.6 in)"), QSize(336, 250)},
-            {QObject::tr("Double column (7 in × 3.5 in)"), QSize(672, 336)},
-            {QObject::tr("Slide 16:9 (10 in × 5.625 in)"), QSize(960, 540)}};
+    return {{QObject::tr("As on screen"), QSize(), QString()},
+            {QObject::tr("Single column (3.5 in × 2.6 in)"), QSize(336, 250), QStringLiteral("single")},
+            {QObject::tr("Double column (7 in × 3.5 in)"), QSize(672, 336), QStringLiteral("double")},
+            {QObject::tr("Slide 16:9 (10 in × 5.625 in)"), QSize(960, 540), QStringLiteral("slide")}};
 }
 
 bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error)

@@ -73,6 +73,7 @@ QString pngDataUri(const QImage &image, int dpi);
 struct PlotExportSize {
     QString name;
     QSize size;
+    QString key; ///< "single", "double", "slide" ("" for as on screen): `dplab-cli report --plot-size`
 };
 /** As on screen, single column (3.5 in wide), double column (7 in), a 16:9 slide (10 in). */
 QVector<PlotExportSize> plotExportSizes();

@@ -6,18 +6,13 @@
 // Threading: pure functions.
 #pragma once
 
+#include "dplab/common/numberformat.h"
+
 #include <QString>
 
 #include <cmath>
 
 namespace dplab {
-
-/** `std`, or 0 when it is below round-off relative to `mean` (under 1e-9·|mean|: a double
- *  carries about 16 significant digits, sums over thousands of iterations lose a few). */
-inline double spreadAboveRoundOff(double mean, double std)
-{
-    return std::isfinite(std) && std::isfinite(mean) && std::abs(std) <= 1e-9 * std::abs(mean) ? 0.0 : std;
-}
 
 /** "mean ± std" with `digits` significant digits for the mean and three for the spread
  *  ("1e+04 ± 0", "0.0123 ± 0.00456"). */

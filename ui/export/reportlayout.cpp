@@ -13,6 +13,7 @@
 #include <QPdfWriter>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace dplab {
@@ -34,7 +35,8 @@ QSizeF graphSize(const ReportLayout::Picture &picture)
 class Builder
 {
 public:
-    Builder(const Fonts &fonts, QPaintDevice *device) : mFonts(fonts), mDevice(device) {}
+    /** `plot`: the size of one plot picture (full text width: one plot a row; half of it: two). */
+    Builder(const Fonts &fonts, QPaintDevice *device, QSizeF plot) : mFonts(fonts), mDevice(device), mPlot(plot) {}
 
     Flow build(const std::vector<ReportBlock> &blocks, const QVector<ReportLayout::Picture> &pictures)
     {
@@ -69,6 +71,10 @@ public:
             case ReportBlock::Kind::Pictures:
                 if (picturesBlock(b, next))
                     ++k; // the table beside the graph is placed
+                break;
+            case ReportBlock::Kind::PageBreak:
+                if (!mFlow.atTop())
+                    mFlow.newPage();
                 break;
             }
         }
@@ -173,7 +179,7 @@ private:
         case ReportBlock::Kind::Pictures:
             if (next->group == "graph")
                 return mGraph.isEmpty() ? 0 : graphSize(mGraph.front()).height() + 20;
-            return mPlots.isEmpty() ? 0 : ReportLayout::gridPictureSize().height() + 50;
+            return mPlots.isEmpty() ? 0 : mPlot.height() + 50;
         default:
             return 20;
         }
@@ -241,22 +247,26 @@ private:
         mFlow.space(6);
     }
 
-    /** The plots in two columns, each caption above its picture in the same cell. */
+    /** The plots in one column (two when they are at most half the text width), each caption
+     *  above its picture in the same cell. */
     void grid(const ReportBlock &b)
     {
         if (mPlots.isEmpty())
             return;
-        const QSizeF cell = ReportLayout::gridPictureSize();
+        const QSizeF cell = mPlot;
+        const int columns = 2 * cell.width() + kGridGap <= kTextWidth + 0.5 ? 2 : 1;
         struct Row {
             QVector<int> pictures;
             QVector<TextBox> captions;
             double captionHeight = 0;
-            double height() const { return captionHeight + 3 + ReportLayout::gridPictureSize().height(); }
+            double pictureHeight = 0;
+            double height() const { return captionHeight + 3 + pictureHeight; }
         };
         QVector<Row> rows;
-        for (int k = 0; k < mPlots.size(); k += 2) {
+        for (int k = 0; k < mPlots.size(); k += columns) {
             Row row;
-            for (int c = k; c < std::min<int>(k + 2, mPlots.size()); ++c) {
+            row.pictureHeight = cell.height();
+            for (int c = k; c < std::min<int>(k + columns, mPlots.size()); ++c) {
                 row.pictures << c;
                 row.captions << layoutText(mPlots[c].caption, mFonts.caption, cell.width(), mDevice, {}, Qt::AlignHCenter);
                 row.captionHeight = std::max(row.captionHeight, row.captions.back().height());
@@ -283,7 +293,7 @@ private:
         for (const Row &row : rows) {
             mFlow.need(row.height());
             const double top = mFlow.y;
-            const bool alone = row.pictures.size() == 1;
+            const bool alone = row.pictures.size() == 1 && columns == 2;
             for (int c = 0; c < row.pictures.size(); ++c) {
                 const double left = alone ? kMargin + (kTextWidth - cell.width()) / 2
                                           : kMargin + c * (cell.width() + kGridGap);
@@ -307,6 +317,7 @@ private:
 
     const Fonts &mFonts;
     QPaintDevice *mDevice;
+    QSizeF mPlot;
     Flow mFlow;
     QVector<ReportLayout::Picture> mGraph, mPlots;
     QVector<int> mGraphIndex, mPlotIndex; ///< their indices in the pictures given
@@ -339,10 +350,22 @@ ReportLayout::ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pic
 {
 }
 
+void ReportLayout::setPlotPreset(const QSizeF &preset)
+{
+    if (preset.isEmpty()) {
+        mPlotSize = gridPictureSize();
+        return;
+    }
+    const int columns = preset.width() <= kTextWidth / 2 ? 2 : 1;
+    const double width = (kTextWidth - (columns - 1) * kGridGap) / columns;
+    mPlotSize = QSizeF(width, std::round(width * preset.height() / preset.width()));
+}
+
 QSizeF ReportLayout::gridPictureSize()
 {
-    const double width = (kTextWidth - kGridGap) / 2;
-    return QSizeF(width, std::round(width * kPlotAspect));
+    // The text width (about 7 in: a double-column figure) and three plots with their captions
+    // on a page under the section's heading.
+    return QSizeF(kTextWidth, kPlotHeight);
 }
 
 double ReportLayout::textWidth()
@@ -370,8 +393,21 @@ bool ReportLayout::writePdf(const QString &path, const QString &creator, int *pa
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
                                      QPageLayout::Millimeter, QMarginsF(0, 0, 0, 0)));
     const Fonts fonts = makeFonts();
-    Builder builder(fonts, &writer);
-    Flow flow = builder.build(mBlocks, mPictures);
+    Flow flow = Builder(fonts, &writer, mPlotSize).build(mBlocks, mPictures);
+    // No near-empty last page: when the last page holds less than a quarter of a page, the plots
+    // are drawn a little lower (down to 80 % of their height) if that saves the page.
+    const auto used = [](const Flow &f) { return f.y - f.top; };
+    const double page = kPageHeight - 2 * kMargin;
+    if (flow.pages.size() > 1 && used(flow) < page / 4)
+        for (double scale = 0.95; scale >= 0.8 - 1e-9; scale -= 0.05) {
+            const QSizeF lower(mPlotSize.width(), std::round(mPlotSize.height() * scale));
+            Flow shorter = Builder(fonts, &writer, lower).build(mBlocks, mPictures);
+            if (shorter.pages.size() < flow.pages.size()) {
+                flow = std::move(shorter);
+                break;
+            }
+        }
+    mLastPageUsed = used(flow) / page;
     const int count = static_cast<int>(flow.pages.size());
     mPlacements = flow.placed;
 

@@ -9,8 +9,11 @@
 //     page unless its header and first rows fit, and a table that continues on the next page
 //     repeats its header; long two-column key/value tables are folded into four columns;
 //   - the graph picture beside the graph facts;
-//   - the plots in a grid of two columns (two rows of two per page at A4 text width), each
-//     caption directly above its picture in the same cell;
+//   - a new page where a PageBreak block asks (after page 1's summary);
+//   - the plots one a row at the text width (three a page; two a row with a single-column
+//     preset, setPlotPreset), each caption directly above its picture in the same cell;
+//   - no near-empty last page: when the last page would hold less than a quarter of a page,
+//     the plots are drawn up to 20 % lower if that saves the page;
 //   - everything vector: pictures are painted, not embedded as images (no JPEG);
 //   - a footer with the experiment name and "page k of N" on every page.
 // Sizes are logical pixels at 96 DPI (the writer's resolution), fonts in points.
@@ -46,6 +49,13 @@ public:
 
     ReportLayout(std::vector<ReportBlock> blocks, QVector<Picture> pictures, QString footer);
 
+    /** The plots' proportions from one of the plot export presets (logical pixels): at most half
+     *  the text width (single column) puts two plots a row, wider ones one a row; either fills
+     *  the text width keeping the preset's proportions. Empty: gridPictureSize(). */
+    void setPlotPreset(const QSizeF &preset);
+    /** Size of one plot picture as set (before any lowering for the last page). */
+    QSizeF plotSize() const { return mPlotSize; }
+
     /** Writes the PDF to `path` (A4 portrait, 15 mm margins). `pages` gets the page count. */
     bool writePdf(const QString &path, const QString &creator, int *pages, QString *error);
 
@@ -65,8 +75,11 @@ public:
     static QSizeF pageSize();
     static QRectF contentRect();
 
-    /** Size of one plot picture in the grid (logical pixels). */
+    /** Size of one plot picture (logical pixels): the text width, three a page. The last
+     *  writePdf() may have drawn them up to 20 % lower to save a near-empty last page. */
     static QSizeF gridPictureSize();
+    /** How much of its last page's text area the last writePdf() filled (0..1). */
+    double lastPageUsed() const { return mLastPageUsed; }
     /** Text width of the page (logical pixels). */
     static double textWidth();
 
@@ -75,6 +88,8 @@ private:
     QVector<Picture> mPictures;
     QString mFooter;
     QVector<Placement> mPlacements;
+    double mLastPageUsed = 0;
+    QSizeF mPlotSize = gridPictureSize();
 };
 
 } // namespace dplab

@@ -22,13 +22,75 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QUndoStack>
+
+#include <algorithm>
 
 namespace dplab {
 
 namespace {
 
 constexpr double kPrintScale = 2.0; // the HTML's pictures are rendered at 2× their logical size
+
+/** While a plot is drawn for the report: without its title lines (the caption above the
+ *  picture says the same, once). The text elements are taken out of the plot's top-level
+ *  layout (their rows removed) and put back, with the rows' stretch factors, afterwards. */
+class UntitledPlot
+{
+public:
+    explicit UntitledPlot(QCustomPlot *plot) : mGrid(plot->plotLayout())
+    {
+        mStretch = mGrid->rowStretchFactors();
+        // elementAt (unlike element) does not warn about empty cells.
+        for (int index = 0; index < mGrid->elementCount(); ++index)
+            if (auto *text = qobject_cast<QCPTextElement *>(mGrid->elementAt(index))) {
+                int row = 0, col = 0;
+                mGrid->indexToRowCol(index, row, col);
+                mTaken.push_back({row, col, text});
+            }
+        std::sort(mTaken.begin(), mTaken.end(), [](const Taken &a, const Taken &b) { return a.row < b.row; });
+        if (mTaken.isEmpty())
+            return;
+        for (const Taken &t : std::as_const(mTaken))
+            mGrid->take(t.text);
+        // The rows simplify() removes: those left without any element.
+        QVector<bool> empty(mGrid->rowCount(), true);
+        for (int index = 0; index < mGrid->elementCount(); ++index)
+            if (mGrid->elementAt(index)) {
+                int row = 0, col = 0;
+                mGrid->indexToRowCol(index, row, col);
+                empty[row] = false;
+            }
+        for (int row = 0; row < empty.size(); ++row)
+            if (empty[row])
+                mRemoved << row;
+        mGrid->simplify();
+    }
+    ~UntitledPlot()
+    {
+        if (mTaken.isEmpty())
+            return;
+        for (int row : std::as_const(mRemoved)) // ascending: each lands at its old index
+            mGrid->insertRow(row);
+        for (const Taken &t : std::as_const(mTaken))
+            mGrid->addElement(t.row, t.col, t.text);
+        if (mGrid->rowCount() == mStretch.size())
+            mGrid->setRowStretchFactors(mStretch);
+    }
+    UntitledPlot(const UntitledPlot &) = delete;
+    UntitledPlot &operator=(const UntitledPlot &) = delete;
+
+private:
+    struct Taken {
+        int row, col;
+        QCPTextElement *text;
+    };
+    QCPLayoutGrid *mGrid;
+    QList<double> mStretch;
+    QVector<Taken> mTaken;
+    QVector<int> mRemoved;
+};
 
 } // namespace
 
@@ -103,6 +165,20 @@ ReportWriter::ReportWriter(std::shared_ptr<const Experiment> experiment, std::sh
     }
 }
 
+bool ReportWriter::setPlotSize(const QString &key)
+{
+    if (key.isEmpty()) {
+        mPlotPreset = QSize();
+        return true;
+    }
+    for (const PlotExportSize &s : plotExportSizes())
+        if (!s.key.isEmpty() && s.key == key) {
+            mPlotPreset = s.size;
+            return true;
+        }
+    return false;
+}
+
 QSize ReportWriter::htmlPlotSize()
 {
     // The PDF's text width (A4 with 15 mm margins at 96 DPI) and a third of a page high.
@@ -175,15 +251,20 @@ public:
             e.picture.caption = metricTitle(metric) + at;
             // The plot elides a long subtitle (the ε plot's accountants); the caption says it whole.
             select();
-            if (!plot->subtitle().isEmpty())
-                e.picture.caption += QStringLiteral(" — ") + plot->subtitle();
+            // No hint meant for the screen ("(hover for why)") on paper.
+            static const QRegularExpression hint(QStringLiteral("\\s*\\((hover|click|double-click)[^)]*\\)"));
+            const QString subtitle = plot->subtitle().remove(hint).simplified();
+            if (!subtitle.isEmpty())
+                e.picture.caption += QStringLiteral(" — ") + subtitle;
             e.picture.naturalSize = htmlSize;
             e.picture.paint = [plot, select](QCPPainter *painter, const QSizeF &size) {
                 select();
+                const UntitledPlot untitled(plot);
                 paintPlot(plot, painter, size);
             };
             e.image = [plot, select, htmlSize] {
                 select();
+                const UntitledPlot untitled(plot);
                 return plotImage(plot, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
             };
             e.htmlSize = htmlSize;
@@ -213,8 +294,12 @@ public:
                                         .arg(metricTitle(mSweep->metric()).toLower(),
                                              toQString(experiment.sweep->parameter));
                 e.picture.naturalSize = htmlSize;
-                e.picture.paint = [plot](QCPPainter *painter, const QSizeF &size) { paintPlot(plot, painter, size); };
+                e.picture.paint = [plot](QCPPainter *painter, const QSizeF &size) {
+                    const UntitledPlot untitled(plot);
+                    paintPlot(plot, painter, size);
+                };
                 e.image = [plot, htmlSize] {
+                    const UntitledPlot untitled(plot);
                     return plotImage(plot, htmlSize, kPrintScale).convertToFormat(QImage::Format_RGB32);
                 };
                 e.htmlSize = htmlSize;
@@ -277,6 +362,7 @@ bool ReportWriter::write(const QString &dir, QString *error)
 
     // report.pdf: laid out page by page, pictures as vectors.
     ReportLayout layout(blocks, pdfPictures, toQString(title));
+    layout.setPlotPreset(mPlotPreset);
     const QString creator = QStringLiteral("DPLab %1").arg(toQString(info.version.empty() ? dplabVersion() : info.version));
     int pages = 0;
     const bool ok = renderAtomically(
@@ -285,6 +371,7 @@ bool ReportWriter::write(const QString &dir, QString *error)
     if (!ok)
         return false;
     mPages = pages;
+    mLastPageUsed = layout.lastPageUsed();
     return true;
 }
 

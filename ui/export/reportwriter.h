@@ -42,11 +42,18 @@ public:
      *  "Compare tuned" section (dplab/engine/reporttuning.h). Null: none. */
     void setTuning(const Json &best) { mTuning = best; }
 
+    /** The PDF's plots in the proportions of a plot export preset ("single", "double", "slide"
+     *  of plotExportSizes(); "" the report's own: the text width, three a page). False for an
+     *  unknown name. */
+    bool setPlotSize(const QString &key);
+
     /** Writes DIR/report.html and DIR/report.pdf (creating DIR), each atomically. */
     bool write(const QString &dir, QString *error);
 
     /** Pages of the last written PDF. */
     int pdfPageCount() const { return mPages; }
+    /** How much of the last PDF page's text area the last report filled (0..1). */
+    double pdfLastPageUsed() const { return mLastPageUsed; }
     /** Captions of the pictures in the last report, in order (tests). */
     QStringList imageCaptions() const { return mCaptions; }
 
@@ -59,7 +66,9 @@ private:
     QVector<QColor> mColors;
     ReportInfo mInfo;
     Json mTuning;
+    QSize mPlotPreset; ///< empty: the report's own plot size
     int mPages = 0;
+    double mLastPageUsed = 0;
     QStringList mCaptions;
 };
 

@@ -25,4 +25,12 @@ double withoutRoundOff(double v, double scale);
  *  relative to `scale` shown as "0". */
 std::string formatRounded(double v, int digits, double scale = 0.0);
 
+/** Repetitions that agree up to round-off: a spread at most this fraction of the mean's size. */
+inline constexpr double kSpreadRoundOffRelative = 1e-9;
+
+/** `std`, or 0 when it is below round-off relative to `mean` (|std| ≤ 1e-9·|mean|: a double
+ *  carries about 16 significant digits, sums over thousands of iterations lose a few); NaN and
+ *  infinite values unchanged. The report and the window print "mean ± spread" with this rule. */
+double spreadAboveRoundOff(double mean, double std);
+
 } // namespace dplab

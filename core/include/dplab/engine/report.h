@@ -87,6 +87,7 @@ struct ReportBlock {
         List,       ///< one item per row (rows[k][0]), style
         Code,       ///< preformatted lines (text)
         Pictures,   ///< where pictures go: `group` "graph" (the graph) or "plots" (every other)
+        PageBreak,  ///< the PDF continues on a new page (the HTML ignores it)
     };
     enum class Style { Normal, Privacy, Warning };
 
@@ -103,8 +104,9 @@ struct ReportBlock {
     std::string plainText() const;
 };
 
-/** The report as blocks: header, graph, problem, one section per run with its privacy statement,
- *  plots, final values, warnings, how to reproduce. Cost: one algorithm reset per run. */
+/** The report as blocks: header and summary (what was run, the headline result, every run's
+ *  privacy statement), a page break, plots, final values, warnings, graph, problem, one section
+ *  per run with its parameters, how to reproduce. Cost: one algorithm reset per run. */
 std::vector<ReportBlock> reportBlocks(const Experiment &experiment, const ExperimentResult &result,
                                       const ReportInfo &info);
 
