@@ -13,12 +13,14 @@ DPLAB_BUILD_DIR=${DPLAB_BUILD_DIR:-$DPLAB_ROOT/build}
 DPLAB_PACKAGES=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
     libeigen3-dev nlohmann-json3-dev zlib1g-dev libssl-dev libgtest-dev libbenchmark-dev
-    cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist ccache
+    cmake ninja-build g++ xvfb xauth poppler-utils dataset-fashion-mnist ccache python3
     fonts-droid-fallback fonts-symbola
 )
 # fonts-droid-fallback (CJK: Chinese, Japanese, Korean; 1.8 MB) and fonts-symbola (emoji as
 # outlines, 1.3 MB) let run labels in any script print in the PDF report, which embeds them
 # (fonts-noto-cjk would be 57 MB; colour-bitmap emoji fonts do not embed as outlines).
+# python3 runs the structure checks, the documented-numbers checks and the README-commands test
+# (standard library only); without it CMake would leave those tests out.
 
 # Only for the benchmarks and profiles (tests/bench/compare_numpy.sh, docs/benchmarks.md):
 # NumPy for the comparison script, perf and valgrind (callgrind) for the profiles.
