@@ -51,40 +51,6 @@ constexpr std::uint64_t BlockConstant = 0x632be59bd9b4e019ULL;
     return fromBits((r >> 12) | 0x3ff0000000000000ULL) - (1.0 - 0x1.0p-53);
 }
 
-// fdlibm e_log.c
-constexpr double Ln2Hi = 6.93147180369123816490e-01;
-constexpr double Ln2Lo = 1.90821492927058770002e-10;
-constexpr double Lg1 = 6.666666666666735130e-01;
-constexpr double Lg2 = 3.999999999940941908e-01;
-constexpr double Lg3 = 2.857142874366239149e-01;
-constexpr double Lg4 = 2.222219843214978396e-01;
-constexpr double Lg5 = 1.818357216161805012e-01;
-constexpr double Lg6 = 1.531383769920937332e-01;
-constexpr double Lg7 = 1.479819860511658591e-01;
-
-/** ln x for positive normal x: x = 2^k m, m ∈ [√½, √2), ln x = k ln 2 + ln m with fdlibm's
- *  polynomial for ln m = 2 atanh(f / (2 + f)), f = m − 1. */
-[[gnu::always_inline]] inline double logKernel(double x)
-{
-    const std::uint64_t bits = toBits(x);
-    // fdlibm's normalisation without branches: i = 2^52 when the mantissa is above ≈ √2, then
-    // m = mantissa / 2 (exponent field 0x3fe instead of 0x3ff) and k + 1.
-    const std::uint64_t mantissa = bits & 0x000fffffffffffffULL;
-    const std::uint64_t i = (mantissa + 0x00095f6400000000ULL) & 0x0010000000000000ULL;
-    const double m = fromBits(mantissa | (i ^ 0x3ff0000000000000ULL));
-    // Exponent (+1) as a double, exactly: 2^52 + e (magic-number conversion), minus 2^52 + 1023.
-    const double k = fromBits(0x4330000000000000ULL | ((bits >> 52) + (i >> 52))) - (4503599627370496.0 + 1023.0);
-    const double f = m - 1.0;
-    const double s = f / (2.0 + f);
-    const double z = s * s;
-    const double w = z * z;
-    const double t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
-    const double t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
-    const double R = t2 + t1;
-    const double hfsq = 0.5 * f * f;
-    return k * Ln2Hi - ((hfsq - (s * (hfsq + R) + k * Ln2Lo)) - f);
-}
-
 // fdlibm k_sin.c / k_cos.c
 constexpr double S1 = -1.66666666666666324348e-01;
 constexpr double S2 = 8.33333333332248946124e-03;
@@ -120,7 +86,7 @@ constexpr double C6 = -1.13596475577881948265e-11;
 
 double noiseLog(double x)
 {
-    return logKernel(x);
+    return simd::logPositive(x);
 }
 
 double noiseSin(double phi)
@@ -155,7 +121,7 @@ namespace {
 {
     for (std::size_t e = 0; e < size; ++e) {
         const std::uint64_t r = raw[e];
-        const double magnitude = b * -logKernel(openUniform(r)); // > 0: v < 1
+        const double magnitude = b * -simd::logPositive(openUniform(r)); // > 0: v < 1
         out[e] = fromBits(toBits(magnitude) ^ (r << 63));
     }
 }
@@ -166,7 +132,7 @@ namespace {
     auto pair = [&](std::size_t j, double &even, double &odd) __attribute__((always_inline)) {
         const std::uint64_t r1 = raw[2 * j];
         const std::uint64_t r2 = raw[2 * j + 1];
-        const double radius = sigma * std::sqrt(-2.0 * logKernel(openUniform(r1)));
+        const double radius = sigma * std::sqrt(-2.0 * simd::logPositive(openUniform(r1)));
         const double f = fromBits(((r2 << 2) >> 12) | 0x3ff0000000000000ULL) - 1.0; // [0, 1)
         const double phi = (f - 0.5) * HalfPi;
         const double c = cosKernel(phi);

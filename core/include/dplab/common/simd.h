@@ -67,6 +67,22 @@ DPLAB_SIMD_INLINE V4d fromBits(V4u u)
     return reinterpret_cast<V4d>(u);
 }
 
+/** The scalar twins of bits/fromBits, so that a kernel written once (logPositive) serves one
+ *  lane as well as four. */
+DPLAB_SIMD_INLINE std::uint64_t bits(double x)
+{
+    std::uint64_t u;
+    std::memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+DPLAB_SIMD_INLINE double fromBits(std::uint64_t u)
+{
+    double x;
+    std::memcpy(&x, &u, sizeof x);
+    return x;
+}
+
 DPLAB_SIMD_INLINE V4d abs(V4d x)
 {
     return fromBits(bits(x) & 0x7fffffffffffffffULL);
@@ -109,9 +125,10 @@ DPLAB_SIMD_INLINE V4d expNonPositive(V4d x)
 }
 
 /** ln x for positive normal x (fdlibm's e_log.c without its branches: x = 2^k m,
- *  m ∈ [√½, √2), ln x = k ln2 + 2 atanh(f/(2 + f)), f = m − 1). The same arithmetic as the noise
- *  transform's logarithm (privacy/noisestream.cpp), lane by lane. */
-DPLAB_SIMD_INLINE V4d logPositive(V4d x)
+ *  m ∈ [√½, √2), ln x = k ln2 + 2 atanh(f/(2 + f)), f = m − 1), for one lane (double: the noise
+ *  transform, privacy/noisestream.cpp) or four (V4d: the kernels) with the same arithmetic. */
+template <class D>
+DPLAB_SIMD_INLINE D logPositive(D x)
 {
     constexpr double Ln2Hi = 6.93147180369123816490e-01;
     constexpr double Ln2Lo = 1.90821492927058770002e-10;
@@ -122,19 +139,22 @@ DPLAB_SIMD_INLINE V4d logPositive(V4d x)
     constexpr double Lg5 = 1.818357216161805012e-01;
     constexpr double Lg6 = 1.531383769920937332e-01;
     constexpr double Lg7 = 1.479819860511658591e-01;
-    const V4u b = bits(x);
-    const V4u mantissa = b & 0x000fffffffffffffULL;
-    const V4u i = (mantissa + 0x00095f6400000000ULL) & 0x0010000000000000ULL;
-    const V4d m = fromBits(mantissa | (i ^ 0x3ff0000000000000ULL));
-    const V4d k = fromBits(0x4330000000000000ULL | ((b >> 52) + (i >> 52))) - (4503599627370496.0 + 1023.0);
-    const V4d f = m - 1.0;
-    const V4d s = f / (2.0 + f);
-    const V4d z = s * s;
-    const V4d w = z * z;
-    const V4d t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
-    const V4d t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
-    const V4d R = t2 + t1;
-    const V4d hfsq = 0.5 * f * f;
+    const auto b = bits(x);
+    // The normalisation without branches: i = 2^52 when the mantissa is above ≈ √2, then
+    // m = mantissa / 2 (exponent field 0x3fe instead of 0x3ff) and k + 1.
+    const auto mantissa = b & 0x000fffffffffffffULL;
+    const auto i = (mantissa + 0x00095f6400000000ULL) & 0x0010000000000000ULL;
+    const D m = fromBits(mantissa | (i ^ 0x3ff0000000000000ULL));
+    // Exponent (+1) as a double, exactly: 2^52 + e (magic-number conversion), minus 2^52 + 1023.
+    const D k = fromBits(0x4330000000000000ULL | ((b >> 52) + (i >> 52))) - (4503599627370496.0 + 1023.0);
+    const D f = m - 1.0;
+    const D s = f / (2.0 + f);
+    const D z = s * s;
+    const D w = z * z;
+    const D t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
+    const D t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
+    const D R = t2 + t1;
+    const D hfsq = 0.5 * f * f;
     return k * Ln2Hi - ((hfsq - (s * (hfsq + R) + k * Ln2Lo)) - f);
 }
 
