@@ -34,14 +34,6 @@ struct Window {
     RunActions actions{&document, &controller, &results, &views, &window};
 };
 
-Json presetJson(const QString &file)
-{
-    QFile f(kPresets + QLatin1Char('/') + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file));
-    return Json::parse(f.readAll().toStdString());
-}
-
 } // namespace
 
 class TestLiveMode : public QObject
@@ -61,7 +53,7 @@ void TestLiveMode::offByDefault()
     QVERIFY(w.actions.liveAction()->isCheckable());
     QVERIFY(!w.actions.liveAction()->isChecked());
     QString error;
-    Json doc = presetJson(QStringLiteral("teaching-dgd-vs-tracking.json"));
+    Json doc = presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json"));
     doc["presentation"].erase("live"); // a file that does not ask for live mode
     QVERIFY(w.document.loadJson(doc, kPresets, QString(), &error));
     QVERIFY(!w.actions.liveAction()->isChecked());
@@ -80,14 +72,14 @@ void TestLiveMode::teachingPresetsSwitchItOnWithoutRunning()
     for (const QString &file : files) {
         w.actions.liveAction()->setChecked(false);
         QString error;
-        QVERIFY2(w.document.loadJson(presetJson(file), kPresets, QString(), &error), qPrintable(error));
+        QVERIFY2(w.document.loadJson(presetJson(kPresets, file), kPresets, QString(), &error), qPrintable(error));
         QVERIFY2(w.actions.liveAction()->isChecked(), qPrintable(file));
     }
     // Opening is not an edit: nothing ran.
     QTest::qWait(RunActions::kLiveDebounceMs + 200);
     QCOMPARE(started.count(), 0);
     // A file without the key leaves the mode as it is (here: on).
-    Json paper = presetJson(QStringLiteral("paper001-fig2-nonconvex-logistic.json"));
+    Json paper = presetJson(kPresets, QStringLiteral("paper001-fig2-nonconvex-logistic.json"));
     QVERIFY(!paper.contains("presentation"));
     QString error;
     QVERIFY(w.document.loadJson(paper, kPresets, QString(), &error));
@@ -101,7 +93,7 @@ void TestLiveMode::editStopsTheRunWithin100msAndRestartsTheChangedRuns()
 {
     Window w;
     QString error;
-    Json doc = presetJson(QStringLiteral("teaching-dgd-vs-tracking.json"));
+    Json doc = presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json"));
     doc["iterations"] = 50'000'000;
     doc["record_every"] = 5000;
     QVERIFY(w.document.loadJson(doc, kPresets, QString(), &error));
@@ -151,7 +143,7 @@ void TestLiveMode::editToCurveLatencyOnTeachingPresets()
     for (const QString &file : files) {
         Window w;
         QString error;
-        QVERIFY2(w.document.loadJson(presetJson(file), kPresets, QString(), &error), qPrintable(error));
+        QVERIFY2(w.document.loadJson(presetJson(kPresets, file), kPresets, QString(), &error), qPrintable(error));
         QSignalSpy finished(&w.controller, &RunController::finished);
         if (!w.actions.start(false)) {
             qInfo("%s: does not start here (%s)", qPrintable(file), qPrintable(w.actions.lastRunError()));

@@ -12,7 +12,6 @@
 #include "dplab/engine/sweepgrid.h"
 #include "dplab/engine/writers.h"
 
-#include <QFile>
 #include <QTest>
 #include <QUndoStack>
 
@@ -25,14 +24,6 @@ using namespace dplab;
 namespace {
 
 const QString kPresets = QStringLiteral(DPLAB_TEST_SOURCE_DIR "/resources/presets");
-
-Json presetJson(const QString &file)
-{
-    QFile f(kPresets + QLatin1Char('/') + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file));
-    return Json::parse(f.readAll().toStdString());
-}
 
 } // namespace
 
@@ -51,7 +42,7 @@ void TestSweepEditor::writesTheSweepAsOneUndoStep()
 {
     ExperimentDocument document;
     QString error;
-    QVERIFY(document.loadJson(presetJson(QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
+    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
     SweepEditor editor(&document);
     SweepEditor::Axis axis;
     axis.path = QStringLiteral("runs[*].params.stepsize");
@@ -85,7 +76,7 @@ void TestSweepEditor::badValuesNameTheFieldAndWriteNothing()
 {
     ExperimentDocument document;
     QString error;
-    QVERIFY(document.loadJson(presetJson(QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
+    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
     SweepEditor editor(&document);
     SweepEditor::Axis axis;
     axis.path = QStringLiteral("runs[0].params.stepsize");
@@ -111,7 +102,7 @@ void TestSweepEditor::badValuesNameTheFieldAndWriteNothing()
 
 void TestSweepEditor::aGridRunsAndShowsAsAHeatmap()
 {
-    Json doc = presetJson(QStringLiteral("teaching-noise-accumulation.json"));
+    Json doc = presetJson(kPresets, QStringLiteral("teaching-noise-accumulation.json"));
     doc["iterations"] = 100;
     doc["repetitions"] = 2;
     ExperimentDocument document;
@@ -181,7 +172,7 @@ void TestSweepEditor::aGridRunsAndShowsAsAHeatmap()
 
 void TestSweepEditor::aGridValueMustHaveOneEntryPerPath()
 {
-    Json doc = presetJson(QStringLiteral("teaching-dgd-vs-tracking.json"));
+    Json doc = presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json"));
     doc["sweep"] = Json::parse(R"({"parameter": ["runs[*].params.stepsize", "iterations"], "values": [[0.1, 10], [0.2]]})");
     auto bad = resolveExperiment(doc, kPresets.toStdString());
     QVERIFY(!bad);

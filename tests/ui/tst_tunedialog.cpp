@@ -28,14 +28,6 @@ namespace {
 const QString kPresets = QStringLiteral(DPLAB_TEST_SOURCE_DIR "/resources/presets");
 const QString kCli = QStringLiteral(DPLAB_TEST_BINARY_DIR "/app/dplab-cli");
 
-Json presetJson(const QString &file)
-{
-    QFile f(kPresets + QLatin1Char('/') + file);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(file));
-    return Json::parse(f.readAll().toStdString());
-}
-
 QByteArray readAll(const QString &path)
 {
     QFile f(path);
@@ -75,7 +67,7 @@ void TestTuneDialog::parametersComeFromTheDescriptors()
 {
     ExperimentDocument document;
     QString error;
-    QVERIFY(document.loadJson(presetJson(QStringLiteral("paper003-fig1-dpop.json")), kPresets, QString(), &error));
+    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("paper003-fig1-dpop.json")), kPresets, QString(), &error));
     const QVector<ParameterChoice> choices = numericParameters(document.toJson());
     auto find = [&](const std::string &path) -> const ParameterChoice * {
         for (const ParameterChoice &c : choices)
@@ -149,7 +141,7 @@ void TestTuneDialog::applyBestIsOneUndoStepAndACandidateIsDrawn()
     ExperimentDocument document;
     LiveResults results;
     QString error;
-    QVERIFY(document.loadJson(presetJson(QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
+    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
     TuneDialog dialog(&document, &results);
     QVERIFY(dialog.setParameter(QStringLiteral("runs[*].params.stepsize")));
     dialog.setRange(0.01, 1);
@@ -189,7 +181,7 @@ void TestTuneDialog::applyBestIsOneUndoStepAndACandidateIsDrawn()
 void TestTuneDialog::runsThatCannotCalibrateAreNotComparable()
 {
     // DGD has no privacy and cannot calibrate a target ε; DPOP can.
-    Json doc = presetJson(QStringLiteral("paper003-fig1-dpop.json"));
+    Json doc = presetJson(kPresets, QStringLiteral("paper003-fig1-dpop.json"));
     doc["iterations"] = 60;
     doc["runs"] = Json::array({doc["runs"][1],
                                Json{{"label", "DGD"}, {"algorithm", "dgd"}, {"params", {{"stepsize", 0.05}}}}});
@@ -229,7 +221,7 @@ void TestTuneDialog::badFieldsNameTheField()
     ExperimentDocument document;
     LiveResults results;
     QString error;
-    QVERIFY(document.loadJson(presetJson(QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
+    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
     TuneDialog dialog(&document, &results);
     QVERIFY(dialog.setParameter(QStringLiteral("runs[*].params.stepsize")));
     dialog.setRange(1, 0.1); // inverted
