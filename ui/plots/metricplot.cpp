@@ -14,6 +14,7 @@
 #include <QHelpEvent>
 #include <QList>
 #include <QPointer>
+#include <QThreadPool>
 #include <QTimer>
 #include <QToolTip>
 
@@ -28,13 +29,69 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/** The plots' full-resolution reloads when runs stop, one per pass of the event loop: a timer
- *  runs one step and returns, so input, timers and the replot the step queued are handled
- *  before the next one. (One QTimer::singleShot(0) per plot and run was one posted event each,
- *  and Qt delivers the posted events of a pass back to back: the plots reloaded in one long
- *  stall of the GUI thread.) The first step waits kSettleMs, so that what the end of a run
- *  redraws anyway (legends, statuses, the results views) is drawn from the light live lines,
- *  not from every row of every plot at once. One queue for every plot, on the GUI thread. */
+/** Extends `cache` over the points from cache.count on, with QCPDataContainer::valueRange's rule. */
+template <class Cache, class It>
+void extendRange(Cache &cache, It from, It to)
+{
+    for (It it = from; it != to; ++it) {
+        const double v = it->value;
+        const QCP::SignDomain domain = cache.domain;
+        if (std::isnan(v) || (domain == QCP::sdPositive && !(v > 0)) || (domain == QCP::sdNegative && !(v < 0)))
+            continue;
+        cache.range = cache.found ? QCPRange(std::min(cache.range.lower, v), std::max(cache.range.upper, v)) : QCPRange(v, v);
+        cache.found = true;
+    }
+}
+
+/** Σ over the plots that stream of their recent redraw time, in ms (GUI thread only). */
+double gLiveCostMs = 0.0;
+
+} // namespace
+
+/** What one full-resolution reload of a run takes (shared copies of LiveResults' series, made
+ *  on the GUI thread) and gives (every row's points of the run's graphs, in graphsOf order, and
+ *  their value ranges), built on the reload thread by the functions the live appends use. */
+struct MetricPlot::Reload {
+    quint64 generation = 0;
+    int point = 0;
+    int run = 0;
+    int rows = 0;
+    bool logY = false;
+    bool band = false;
+    QCP::SignDomain domain = QCP::sdBoth;
+    QVector<double> keys, mean, sd;
+    QVector<QVector<double>> agents, alternatives;
+    QVector<QVector<QCPGraphData>> points;
+    QVector<RangeCache> ranges;
+
+    void build()
+    {
+        points.resize((band ? 3 : 1) + agents.size() + alternatives.size());
+        if (keys.size() >= rows) {
+            if (!mean.isEmpty())
+                meanPoints(keys, mean, sd, 0, rows, 1, logY, points[0], band ? &points[1] : nullptr,
+                           band ? &points[2] : nullptr);
+            int next = band ? 3 : 1;
+            for (const QVector<double> &series : std::as_const(agents) + alternatives)
+                stridedPoints(keys, series, 0, rows, 1, logY, points[next++]);
+        }
+        for (const QVector<QCPGraphData> &graph : std::as_const(points)) {
+            RangeCache cache{0, false, QCPRange(), domain};
+            extendRange(cache, graph.constBegin(), graph.constEnd());
+            cache.count = static_cast<int>(graph.size());
+            ranges.push_back(cache);
+        }
+    }
+};
+
+/** The plots' full-resolution reloads when runs stop, one at a time: a timer starts a step,
+ *  whose points are built on the queue's own thread (every row of a run at 10⁵ rows took tens
+ *  of milliseconds of the GUI thread); the GUI thread then swaps them into the run's graphs at
+ *  once (the plot never shows a half-reloaded run) and queues one redraw, and the next step
+ *  starts from the next pass of the event loop, so input, timers and that redraw are handled
+ *  between two. The first step waits kSettleMs, so that what the end of a run redraws anyway
+ *  (legends, statuses, the results views) is drawn from the light live lines, not from every
+ *  row of every plot at once. One queue for every plot, driven from the GUI thread. */
 class FullResolutionQueue : public QObject
 {
 public:
@@ -43,10 +100,10 @@ public:
         static auto *queue = new FullResolutionQueue; // lives as long as the application
         return *queue;
     }
-    void add(MetricPlot *plot, std::function<void()> step)
+    void add(MetricPlot *plot, int point, int run)
     {
-        mSteps.push_back({QPointer<MetricPlot>(plot), std::move(step)});
-        if (!mTimer.isActive())
+        mSteps.push_back({QPointer<MetricPlot>(plot), point, run});
+        if (!mBusy && !mTimer.isActive())
             mTimer.start(kSettleMs);
     }
 
@@ -54,30 +111,46 @@ private:
     static constexpr int kSettleMs = 100;
     FullResolutionQueue()
     {
-        connect(&mTimer, &QTimer::timeout, this, [this] {
-            mTimer.setInterval(0); // the next steps: one per pass
-            while (!mSteps.isEmpty()) {
-                const Step step = mSteps.takeFirst();
-                if (step.plot) { // a plot deleted meanwhile has nothing to reload
-                    step.work();
-                    break;
-                }
-            }
-            if (mSteps.isEmpty())
-                mTimer.stop();
-        });
+        mPool.setMaxThreadCount(1);
+        mTimer.setSingleShot(true);
+        connect(&mTimer, &QTimer::timeout, this, [this] { step(); });
+    }
+    void step()
+    {
+        while (!mSteps.isEmpty()) {
+            const Step step = mSteps.takeFirst();
+            if (!step.plot)
+                continue; // a plot deleted meanwhile has nothing to reload
+            std::shared_ptr<MetricPlot::Reload> reload = step.plot->startReload(step.point, step.run);
+            if (!reload)
+                continue;
+            mBusy = step.plot;
+            mPool.start([this, reload] {
+                reload->build();
+                QMetaObject::invokeMethod(this, [this, reload] { finish(*reload); }, Qt::QueuedConnection);
+            });
+            return;
+        }
+    }
+    void finish(const MetricPlot::Reload &reload)
+    {
+        if (mBusy)
+            mBusy->swapIn(reload);
+        mBusy = nullptr;
+        if (!mSteps.isEmpty())
+            mTimer.start(0);
     }
     struct Step {
         QPointer<MetricPlot> plot;
-        std::function<void()> work;
+        int point = 0;
+        int run = 0;
     };
     QList<Step> mSteps;
     QTimer mTimer;
+    QThreadPool mPool;
+    QPointer<MetricPlot> mBusy; ///< the plot whose reload is being built
 };
-/** Σ over the plots that stream of their recent redraw time, in ms (GUI thread only). */
-double gLiveCostMs = 0.0;
 
-} // namespace
 
 int MetricPlot::liveReplotInterval(double costMs)
 {
@@ -138,6 +211,8 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     mPlaceholder->position->setCoords(0.5, 0.5);
     mPlaceholder->setColor(QColor(0x80, 0x80, 0x80));
     mPlaceholder->setClipToAxisRect(true);
+    // Ghost lines (and their labels) under the runs' lines, each run's agents under its ghosts.
+    addLayer(QStringLiteral("ghosts"), layer(QStringLiteral("main")), QCustomPlot::limBelow);
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
     mLiveReplot.setSingleShot(true);
@@ -157,19 +232,12 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
         for (int r = 0; r < mRuns.size(); ++r) {
             if (mRuns[r].stride == 1)
                 continue;
-            FullResolutionQueue::instance().add(this, [this, point, r] {
-                if (point != mPoint || r >= mRuns.size() || mRuns[r].stride == 1 || streaming(r))
-                    return;
-                appendRows(r);
-                if (mFollow)
-                    autoRange();
-                replot(rpQueuedReplot);
-            });
+            FullResolutionQueue::instance().add(this, point, r);
         }
     });
-    connect(results, &LiveResults::seriesReset, this, [this](int point) {
-        if (point == mPoint)
-            rebuild();
+    connect(results, &LiveResults::seriesReset, this, [this](int point, int run) {
+        if (point == mPoint && run >= 0 && run < mRuns.size())
+            resetRun(run);
     });
     configureAxis();
 }
@@ -304,7 +372,13 @@ void MetricPlot::setHistory(const RunHistory *history)
         disconnect(mHistory, nullptr, this, nullptr);
     mHistory = history;
     if (mHistory)
-        connect(mHistory, &RunHistory::changed, this, &MetricPlot::rebuild);
+        connect(mHistory, &RunHistory::changed, this, [this] {
+            // A run that ends enters the history: only the ghosts change. The runs' lines stay
+            // (rebuilding them drew every plot's every row at once, the end-of-run stall) and get
+            // their full resolution from the queue.
+            addGhosts();
+            replot(rpQueuedReplot);
+        });
     rebuild();
 }
 
@@ -318,6 +392,8 @@ void MetricPlot::addGhosts()
     for (QCPItemText *label : std::as_const(mGhostLabels))
         removeItem(label);
     mGhostLabels.clear();
+    for (QCPGraph *ghost : std::as_const(mGhosts))
+        removeGraph(ghost);
     mGhosts.clear();
     if (!mHistory || mMetric.isEmpty())
         return;
@@ -334,6 +410,7 @@ void MetricPlot::addGhosts()
             faint.setAlpha(70);
             QPen pen(faint, 1.2, Qt::DashLine);
             QCPGraph *ghost = addGraph();
+            ghost->setLayer(QStringLiteral("ghosts"));
             ghost->setPen(pen);
             ghost->removeFromLegend();
             ghost->setData(x, y, true);
@@ -349,6 +426,7 @@ void MetricPlot::addGhosts()
             label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
             label->position->setCoords(x.last(), y.last());
             label->setClipToAxisRect(true);
+            label->setLayer(QStringLiteral("ghosts"));
             mGhostLabels.push_back(label);
         }
     }
@@ -357,6 +435,8 @@ void MetricPlot::addGhosts()
 void MetricPlot::rebuild()
 {
     clearGraphs();
+    mGhosts.clear(); // deleted with the other graphs
+    ++mGeneration;
     mRuns.clear();
     mValueRanges.clear();
     addGhosts();
@@ -518,20 +598,95 @@ void MetricPlot::thin(RunGraphs &g)
 void MetricPlot::appendRows(int run)
 {
     RunGraphs &g = mRuns[run];
-    if (g.stride > 1 && !streaming(run)) {
-        // The run has stopped: redraw it from every recorded row.
-        forgetRanges(g);
-        for (QCPGraph *graph : graphsOf(g))
-            graph->data()->clear();
-        g.rows = g.agentRows = g.alternativeRows = 0;
-        g.stride = 1;
-    }
+    if (g.stride > 1 && !streaming(run))
+        clearRun(g); // the run has stopped: redraw it from every recorded row
     appendMeanRows(run);
     appendAgentRows(run);
     appendAlternativeRows(run);
     if (streaming(run))
         while (g.mean->dataCount() > kLivePoints)
             thin(g);
+}
+
+void MetricPlot::clearRun(RunGraphs &g)
+{
+    forgetRanges(g);
+    for (QCPGraph *graph : graphsOf(g))
+        graph->data()->clear();
+    g.rows = g.agentRows = g.alternativeRows = 0;
+    g.stride = 1;
+}
+
+void MetricPlot::resetRun(int run)
+{
+    // Every row of the run was aggregated again: its lines only (rebuilding the plot drew the
+    // other runs, finished ones at full resolution, again with it).
+    ++mGeneration;
+    clearRun(mRuns[run]);
+    appendRows(run);
+    updateLegend();
+    if (mFollow)
+        autoRange();
+    replot(rpQueuedReplot);
+}
+
+std::shared_ptr<MetricPlot::Reload> MetricPlot::startReload(int point, int run)
+{
+    if (point != mPoint || run < 0 || run >= mRuns.size() || mRuns[run].stride == 1 || streaming(run))
+        return nullptr;
+    const RunGraphs &g = mRuns[run];
+    const bool perAgent = mPerAgent && mMetric == QLatin1String("epsilon");
+    const int agents = perAgent ? mResults->epsilonAgentCount(mPoint, run) : 0;
+    const int alternatives = mMetric == QLatin1String("epsilon") ? mResults->epsilonAlternativeCount(mPoint, run) : 0;
+    if (agents != g.agents.size() || alternatives != g.alternatives.size()) {
+        // Lines the live rows have not created yet: draw the run here, as its rows come.
+        appendRows(run);
+        updateLegend();
+        if (mFollow)
+            autoRange();
+        replot(rpQueuedReplot);
+        return nullptr;
+    }
+    auto reload = std::make_shared<Reload>();
+    reload->generation = mGeneration;
+    reload->point = point;
+    reload->run = run;
+    reload->rows = mResults->rowCount(mPoint, run);
+    reload->logY = mLogY;
+    reload->band = g.upper != nullptr;
+    reload->domain = mLogY ? QCP::sdPositive : QCP::sdBoth;
+    if (!mMetric.isEmpty()) {
+        reload->mean = mResults->mean(mPoint, run, mMetric);
+        reload->sd = mResults->std(mPoint, run, mMetric);
+    }
+    reload->keys = mXMetric.isEmpty() ? mResults->iterations(mPoint, run) : mResults->mean(mPoint, run, mXMetric);
+    for (int i = 0; i < agents; ++i)
+        reload->agents.push_back(mResults->epsilonAgentMean(mPoint, run, i));
+    for (int a = 0; a < alternatives; ++a)
+        reload->alternatives.push_back(mResults->epsilonAlternativeMean(mPoint, run, a));
+    return reload;
+}
+
+void MetricPlot::swapIn(const Reload &reload)
+{
+    const int run = reload.run;
+    if (reload.generation != mGeneration || reload.point != mPoint || run >= mRuns.size() || streaming(run)
+        || mRuns[run].stride == 1 || mResults->rowCount(mPoint, run) != reload.rows)
+        return; // the plot changed meanwhile: its own updates draw what it shows now
+    RunGraphs &g = mRuns[run];
+    const QVector<QCPGraph *> graphs = graphsOf(g);
+    if (graphs.size() != reload.points.size())
+        return;
+    forgetRanges(g);
+    for (int i = 0; i < graphs.size(); ++i) {
+        graphs[i]->data()->set(reload.points[i], true); // shares the vector: no copy
+        mValueRanges.insert(graphs[i], reload.ranges[i]);
+    }
+    g.rows = g.agentRows = g.alternativeRows = reload.rows;
+    g.stride = 1;
+    if (mFollow)
+        autoRange();
+    replot(rpQueuedReplot);
 }
 
 void MetricPlot::appendMeanRows(int run)
@@ -550,33 +705,38 @@ void MetricPlot::appendMeanRows(int run)
                                                        : mResults->mean(mPoint, run, mXMetric);
     if (keysAll.size() < rows)
         return;
-    QVector<double> keys, values, upper, lower;
-    const int count = rows - g.rows;
-    keys.reserve(count);
-    values.reserve(count);
-    for (int i = g.rows; i < rows; ++i) {
-        if (i % g.stride != 0)
+    QVector<QCPGraphData> values, upper, lower;
+    meanPoints(keysAll, mean, sd, g.rows, rows, g.stride, mLogY, values, g.upper ? &upper : nullptr,
+               g.upper ? &lower : nullptr);
+    g.mean->data()->add(values, true);
+    if (g.upper) {
+        g.upper->data()->add(upper, true);
+        g.lower->data()->add(lower, true);
+    }
+    g.rows = rows;
+}
+
+void MetricPlot::meanPoints(const QVector<double> &keysAll, const QVector<double> &mean, const QVector<double> &sd,
+                            int from, int rows, int stride, bool logY, QVector<QCPGraphData> &values,
+                            QVector<QCPGraphData> *upper, QVector<QCPGraphData> *lower)
+{
+    values.reserve(values.size() + (rows - from) / stride + 1);
+    for (int i = from; i < rows; ++i) {
+        if (i % stride != 0)
             continue;
         const double m = mean[i];
         const double s = sd[i];
         // Beyond kLargestPlotted a value is "infinite" for a plot (QCustomPlot ranges stop at 1e250).
-        const bool show = std::isfinite(m) && std::abs(m) < kLargestPlotted && (!mLogY || m > 0);
-        keys.push_back(keysAll[i]);
-        values.push_back(show ? m : kNaN);
-        if (g.upper) {
+        const bool show = std::isfinite(m) && std::abs(m) < kLargestPlotted && (!logY || m > 0);
+        values.push_back(QCPGraphData(keysAll[i], show ? m : kNaN));
+        if (upper) {
             double lo = m - s;
-            if (mLogY && lo <= 0)
+            if (logY && lo <= 0)
                 lo = m * 1e-3; // the band reaches zero: draw it to the bottom of the view
-            upper.push_back(show ? m + s : kNaN);
-            lower.push_back(show ? lo : kNaN);
+            upper->push_back(QCPGraphData(keysAll[i], show ? m + s : kNaN));
+            lower->push_back(QCPGraphData(keysAll[i], show ? lo : kNaN));
         }
     }
-    g.mean->addData(keys, values, true);
-    if (g.upper) {
-        g.upper->addData(keys, upper, true);
-        g.lower->addData(keys, lower, true);
-    }
-    g.rows = rows;
 }
 
 void MetricPlot::appendAlternativeRows(int run)
@@ -613,16 +773,21 @@ void MetricPlot::appendAlternativeRows(int run)
 void MetricPlot::appendStrided(QCPGraph *graph, const QVector<double> &keysAll, const QVector<double> &series, int from,
                                int rows, int stride) const
 {
-    QVector<double> keys, values;
+    QVector<QCPGraphData> points;
+    stridedPoints(keysAll, series, from, rows, stride, mLogY, points);
+    graph->data()->add(points, true);
+}
+
+void MetricPlot::stridedPoints(const QVector<double> &keysAll, const QVector<double> &series, int from, int rows,
+                               int stride, bool logY, QVector<QCPGraphData> &points)
+{
     for (int k = from; k < rows && k < series.size(); ++k) {
         if (k % stride != 0)
             continue;
         const double v = series[k];
-        const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!mLogY || v > 0);
-        keys.push_back(keysAll[k]);
-        values.push_back(show ? v : kNaN);
+        const bool show = std::isfinite(v) && std::abs(v) < kLargestPlotted && (!logY || v > 0);
+        points.push_back(QCPGraphData(keysAll[k], show ? v : kNaN));
     }
-    graph->addData(keys, values, true);
 }
 
 void MetricPlot::appendAgentRows(int run)
@@ -641,7 +806,7 @@ void MetricPlot::appendAgentRows(int run)
     if (g.agents.isEmpty()) {
         // Agents on a layer under "main", so each run's max line stays on top of them.
         if (!layer(QStringLiteral("agents")))
-            addLayer(QStringLiteral("agents"), layer(QStringLiteral("main")), QCustomPlot::limBelow);
+            addLayer(QStringLiteral("agents"), layer(QStringLiteral("ghosts")), QCustomPlot::limBelow);
         QColor colour = g.mean->pen().color();
         colour.setAlpha(110);
         for (int i = 0; i < agents; ++i) {
@@ -713,14 +878,8 @@ QCPRange MetricPlot::valueRangeOf(const QCPGraph *graph, QCP::SignDomain domain,
     if (cache.domain != domain || data->size() < cache.count)
         cache = RangeCache{0, false, QCPRange(), domain};
     // The points past `count` are the ones appended since (appends keep the key order; a graph
-    // whose points are replaced is forgotten first). Same rule as QCPDataContainer::valueRange.
-    for (auto it = data->constBegin() + cache.count; it != data->constEnd(); ++it) {
-        const double v = it->value;
-        if (std::isnan(v) || (domain == QCP::sdPositive && !(v > 0)) || (domain == QCP::sdNegative && !(v < 0)))
-            continue;
-        cache.range = cache.found ? QCPRange(std::min(cache.range.lower, v), std::max(cache.range.upper, v)) : QCPRange(v, v);
-        cache.found = true;
-    }
+    // whose points are replaced is forgotten first).
+    extendRange(cache, data->constBegin() + cache.count, data->constEnd());
     cache.count = data->size();
     found = cache.found;
     return cache.range;

@@ -18,6 +18,9 @@
 #include <QTimer>
 #include <QVector>
 
+#include <functional>
+#include <memory>
+
 namespace dplab {
 
 class LiveResults;
@@ -133,6 +136,28 @@ private:
      *  plot cannot show (not finite, too large, ≤ 0 on a log axis) become gaps. */
     void appendStrided(QCPGraph *graph, const QVector<double> &keys, const QVector<double> &series, int from, int rows,
                        int stride) const;
+    /** The points of rows [from, rows) (every stride-th) of a run's mean line and, with `upper`
+     *  and `lower`, of its mean ± std band; any thread (the full-resolution reload builds them on
+     *  a worker: the same function, so the same points as the live appends). */
+    static void meanPoints(const QVector<double> &keysAll, const QVector<double> &mean, const QVector<double> &sd,
+                           int from, int rows, int stride, bool logY, QVector<QCPGraphData> &values,
+                           QVector<QCPGraphData> *upper, QVector<QCPGraphData> *lower);
+    /** The points of rows [from, rows) (every stride-th) of one series; any thread. */
+    static void stridedPoints(const QVector<double> &keysAll, const QVector<double> &series, int from, int rows,
+                              int stride, bool logY, QVector<QCPGraphData> &points);
+    friend class FullResolutionQueue;
+    struct Reload;
+    /** The reload queue's step for (point, run): the run's series as shared copies, whose
+     *  points Reload::build makes on the reload thread; null when there is nothing to reload
+     *  (or the run was drawn at once, which it is when graphs are still missing). */
+    std::shared_ptr<Reload> startReload(int point, int run);
+    /** Puts a reload's points into the run's graphs at once and queues one redraw; drops it
+     *  when the plot changed since it started (new run, other experiment, metric, point). */
+    void swapIn(const Reload &reload);
+    /** Empties the run's graphs for a fresh start at full resolution. */
+    void clearRun(RunGraphs &g);
+    /** A repetition joined the run: only its lines are drawn again. */
+    void resetRun(int run);
     void updateLegend();
     void addGhosts();
     void autoRange();
@@ -169,6 +194,7 @@ private:
     QTimer mLiveReplot;        ///< the next redraw while rows stream in
     QElapsedTimer mSinceReplot;
     double mLiveCostMs = 0;    ///< this plot's recent redraw time, as counted in the shared sum
+    quint64 mGeneration = 0;   ///< changes whenever graphs are replaced (a reload started before is stale)
 };
 
 } // namespace dplab
