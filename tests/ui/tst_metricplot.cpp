@@ -4,6 +4,7 @@
 // listing the run names).
 #include "liveresults.h"
 #include "metricplot.h"
+#include "plotstyle.h"
 #include "presettest.h"
 
 #include "dplab/engine/experiment.h"
@@ -16,9 +17,13 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <QToolTip>
 
 #include <algorithm>
+#include <functional>
+#include <limits>
+#include <memory>
 
 using namespace dplab;
 
@@ -31,7 +36,167 @@ private slots:
     void streamingDrawsEveryStrideThRowThenEveryRow();
     void hugeEpsilonIsDrawnToTheLastIteration();
     void liveRedrawsKeepTheirShareOfTheGuiThread();
+    void fullResolutionReloadDrawsEveryRowExactly_data();
+    void fullResolutionReloadDrawsEveryRowExactly();
+    void newRunDuringTheReloadDrawsOnlyTheNewRun_data();
+    void newRunDuringTheReloadDrawsOnlyTheNewRun();
 };
+
+namespace {
+
+// Two repetitions of one run of `rows` rows, each repetition's value a function of (k, rep).
+void streamTwoRepetitions(LiveResults &live, int run, int rows, const std::function<double(int, int)> &value)
+{
+    for (int rep = 0; rep < 2; ++rep)
+        live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, run, rep, 0, {}}});
+    for (int from = 0; from < rows; from += 4000)
+        for (int rep = 0; rep < 2; ++rep) {
+            RunBatch batch = metricBatch(QStringLiteral("consensus_error"), from, std::min(rows, from + 4000),
+                                         [&](int k) { return value(k, rep); });
+            batch.run = run;
+            batch.repetition = rep;
+            live.addBatches({batch});
+        }
+}
+
+void finish(LiveResults &live, int run, int rows)
+{
+    for (int rep = 0; rep < 2; ++rep)
+        live.addEvents({RunEvent{StatusEvent::Kind::Finished, 0, run, rep, rows - 1, {}}});
+}
+
+bool sameBits(double a, double b)
+{
+    return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+} // namespace
+
+void TestMetricPlot::fullResolutionReloadDrawsEveryRowExactly_data()
+{
+    QTest::addColumn<bool>("logY");
+    QTest::newRow("linear axis") << false;
+    QTest::newRow("log axis (band clamped where mean − std ≤ 0)") << true;
+}
+
+void TestMetricPlot::fullResolutionReloadDrawsEveryRowExactly()
+{
+    // A finished run's lines get every row back from the reload thread: each point must be the
+    // one drawn from LiveResults' mean and std directly (key = iteration, mean, mean ± std, the
+    // band clamped to mean·10⁻³ on a log axis where mean − std ≤ 0, gaps for values a plot
+    // cannot show), bit for bit, in both runs.
+    QFETCH(bool, logY);
+    const auto experiment = defaultPresetExperiment([](Json &doc) { doc["repetitions"] = 2; });
+    QVERIFY(experiment);
+    LiveResults live;
+    live.reset(*experiment);
+    QVERIFY(live.runCount() >= 2);
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("consensus_error")); // sets the metric's preferred axis
+    plot.setLogY(logY);
+    const int rows = 30011;
+    auto value = [](int k, int rep) {
+        if (k == 7)
+            return std::numeric_limits<double>::quiet_NaN();
+        if (k == 11)
+            return rep == 0 ? -1.0 : 1e300; // beyond what a plot shows, and ≤ 0 on a log axis
+        // Smooth (cheap to draw), with rows where mean − std ≤ 0.
+        return std::exp(-k * 1e-4) * (rep == 0 ? 1.0 + 0.95 * std::sin(1e-3 * k) : 0.02 + 0.01 * std::cos(2e-3 * k));
+    };
+    for (int run = 0; run < 2; ++run)
+        streamTwoRepetitions(live, run, rows, value);
+    QVERIFY(plot.pointCount(0) <= MetricPlot::kLivePoints);
+    for (int run = 0; run < 2; ++run)
+        finish(live, run, rows);
+    QTRY_COMPARE(plot.pointCount(0), rows);
+    QTRY_COMPARE(plot.pointCount(1), rows);
+    for (int run = 0; run < 2; ++run) {
+        const QVector<double> &iterations = live.iterations(0, run);
+        const QVector<double> mean = live.mean(0, run, QStringLiteral("consensus_error"));
+        const QVector<double> sd = live.std(0, run, QStringLiteral("consensus_error"));
+        QCOMPARE(mean.size(), rows);
+        // The run's graphs: the band (upper, lower) is made just before the mean line.
+        QCPGraph *meanGraph = plot.meanGraph(run);
+        QCPGraph *upper = nullptr, *lower = nullptr;
+        for (int i = 1; i < plot.graphCount(); ++i)
+            if (plot.graph(i) == meanGraph) {
+                upper = plot.graph(i - 2);
+                lower = plot.graph(i - 1);
+            }
+        QVERIFY(upper && lower);
+        QCOMPARE(upper->dataCount(), rows);
+        QCOMPARE(lower->dataCount(), rows);
+        for (int k = 0; k < rows; ++k) {
+            const double m = mean[k];
+            const bool show = std::isfinite(m) && std::abs(m) < kLargestPlotted && (!logY || m > 0);
+            const double nan = std::numeric_limits<double>::quiet_NaN();
+            double lo = m - sd[k];
+            if (logY && lo <= 0)
+                lo = m * 1e-3;
+            const QCPGraphData &p = *(meanGraph->data()->constBegin() + k);
+            const QCPGraphData &u = *(upper->data()->constBegin() + k);
+            const QCPGraphData &l = *(lower->data()->constBegin() + k);
+            const bool keys = sameBits(p.key, iterations[k]) && sameBits(u.key, iterations[k]) && sameBits(l.key, iterations[k]);
+            const bool values = sameBits(p.value, show ? m : nan) && sameBits(u.value, show ? m + sd[k] : nan)
+                                && sameBits(l.value, show ? lo : nan);
+            if (!keys || !values) // (a message built for every row took seconds)
+                QFAIL(qPrintable(QStringLiteral("run %1, row %2: %3 differ").arg(run).arg(k).arg(keys ? QStringLiteral("values") : QStringLiteral("keys"))));
+        }
+    }
+    // The axes fit every row (their ranges come with the reloaded points).
+    plot.resetView();
+    const double first = live.mean(0, 0, QStringLiteral("consensus_error")).at(0);
+    QVERIFY(plot.yAxis->range().contains(first));
+    QVERIFY(plot.xAxis->range().contains(rows - 1));
+}
+
+void TestMetricPlot::newRunDuringTheReloadDrawsOnlyTheNewRun_data()
+{
+    // The reload starts 100 ms after the runs stop and is built on another thread: a new run
+    // (LiveResults reset) before it starts, while it is built, or once it is done.
+    QTest::addColumn<int>("delayMs");
+    QTest::addColumn<bool>("deletePlot");
+    for (int delay : {0, 100, 103, 300})
+        QTest::addRow("new run after %d ms", delay) << delay << false;
+    QTest::newRow("plot closed during the reload") << 102 << true;
+}
+
+void TestMetricPlot::newRunDuringTheReloadDrawsOnlyTheNewRun()
+{
+    QFETCH(int, delayMs);
+    QFETCH(bool, deletePlot);
+    const auto experiment = defaultPresetExperiment([](Json &doc) { doc["repetitions"] = 2; });
+    QVERIFY(experiment);
+    LiveResults live;
+    live.reset(*experiment);
+    auto plot = std::make_unique<MetricPlot>(&live);
+    plot->setMetric(QStringLiteral("consensus_error"));
+    const int rows = 40001;
+    for (int run = 0; run < 2; ++run)
+        streamTwoRepetitions(live, run, rows, [](int k, int) { return 1.0 + k; });
+    for (int run = 0; run < 2; ++run)
+        finish(live, run, rows);
+    QTest::qWait(delayMs);
+    if (deletePlot) {
+        plot.reset();
+        QTest::qWait(300); // the reload finishes for a plot that is gone
+        return;
+    }
+    // A new run of another length and other values.
+    live.reset(*experiment);
+    const int newRows = 5000;
+    streamTwoRepetitions(live, 0, newRows, [](int k, int) { return 2.0 + k; });
+    QTest::qWait(400); // any reload still in flight has come back
+    QVERIFY(plot->pointCount(0) > 0);
+    QVERIFY(plot->pointCount(0) <= MetricPlot::kLivePoints); // still streaming: the live lines
+    QCOMPARE(plot->pointCount(1), 0);
+    for (auto it = plot->meanGraph(0)->data()->constBegin(); it != plot->meanGraph(0)->data()->constEnd(); ++it)
+        QCOMPARE(it->value, 2.0 + it->key); // nothing of the old run (1 + k)
+    finish(live, 0, newRows);
+    QTRY_COMPARE(plot->pointCount(0), newRows);
+    QCOMPARE((plot->meanGraph(0)->data()->constEnd() - 1)->value, 2.0 + (newRows - 1));
+}
+
 
 void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
 {
