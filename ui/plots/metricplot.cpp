@@ -124,7 +124,8 @@ private:
             std::shared_ptr<MetricPlot::Reload> reload = step.plot->startReload(step.point, step.run);
             if (!reload)
                 continue;
-            mBusy = step.plot;
+            mBusy = true;
+            mBusyPlot = step.plot;
             mPool.start([this, reload] {
                 reload->build();
                 QMetaObject::invokeMethod(this, [this, reload] { finish(*reload); }, Qt::QueuedConnection);
@@ -134,9 +135,10 @@ private:
     }
     void finish(const MetricPlot::Reload &reload)
     {
-        if (mBusy)
-            mBusy->swapIn(reload);
-        mBusy = nullptr;
+        if (mBusyPlot) // (null: the plot was deleted during the build)
+            mBusyPlot->swapIn(reload);
+        mBusy = false;
+        mBusyPlot = nullptr;
         if (!mSteps.isEmpty())
             mTimer.start(0);
     }
@@ -148,7 +150,8 @@ private:
     QList<Step> mSteps;
     QTimer mTimer;
     QThreadPool mPool;
-    QPointer<MetricPlot> mBusy; ///< the plot whose reload is being built
+    bool mBusy = false; ///< a reload is being built (one at a time)
+    QPointer<MetricPlot> mBusyPlot; ///< the plot it is for
 };
 
 
