@@ -126,13 +126,6 @@ constexpr double kSymmetryTolerance = 1e-12;
 
 } // namespace
 
-double consensusSpectralRadius(const Eigen::MatrixXd &w)
-{
-    const double n = static_cast<double>(w.rows());
-    return spectralRadius(w - Eigen::MatrixXd::Constant(w.rows(), w.cols(), 1.0 / n),
-                          "weights W − 11ᵀ/n", kSymmetryTolerance);
-}
-
 double offDiagonalSpectralRadius(const Eigen::MatrixXd &w)
 {
     Eigen::MatrixXd off = w;

@@ -66,8 +66,6 @@ private:
     long long mViolationIteration = -1;
 };
 
-/** ρ_w = ρ(W − 11ᵀ/n), the spectral radius of the consensus part of W. */
-double consensusSpectralRadius(const Eigen::MatrixXd &w);
 /** ρ(W_o), W_o = W with its diagonal set to zero. */
 double offDiagonalSpectralRadius(const Eigen::MatrixXd &w);
 

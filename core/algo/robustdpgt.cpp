@@ -24,6 +24,7 @@
 #include "dplab/common/formatnumber.h"
 #include "dplab/privacy/paper003accountant.h"
 #include "dplab/common/schedule.h"
+#include "dplab/graph/analysis.h"
 
 #include <algorithm>
 #include <array>
@@ -114,7 +115,7 @@ TheoryLevel thetaLevel(const TheoryRun &run)
     const double r = run.problem.dimension();
     const double bEta = b * paramReal(run.privacy, "noise_s") / g, bXi = b * paramReal(run.privacy, "noise_x");
     c.n = static_cast<int>(w.rows());
-    c.rhoW = dp::consensusSpectralRadius(w);
+    c.rhoW = consensusRate(w);
     c.rhoWo = dp::offDiagonalSpectralRadius(w);
     c.sigmaEta2 = 2 * r * bEta * bEta;
     c.sigmaXi2 = 2 * r * bXi * bXi;
@@ -286,7 +287,7 @@ private:
         const double gamma0 = mGamma.at(0);
         double mu = 0, L = 0;
         const bool known = problemConstants(ctx.params, *mProblem, mu, L);
-        const double rhoW = dp::consensusSpectralRadius(w);
+        const double rhoW = consensusRate(w);
         const double t = 1.0 - rhoW * rhoW;
         const double dI = std::sqrt(static_cast<double>(n - 1)); // d_I² = ‖I − 11ᵀ/n‖_F² = n − 1
 

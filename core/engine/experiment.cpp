@@ -344,79 +344,6 @@ Json runToJson(const RunSpec &run, bool ownWeights)
     return j;
 }
 
-Status parsePathSegments(const std::string &path, std::vector<std::string> &segments)
-{
-    // "runs[*].privacy.q" -> ["runs", "[*]", "privacy", "q"]
-    std::string current;
-    for (std::size_t i = 0; i < path.size(); ++i) {
-        const char c = path[i];
-        if (c == '.') {
-            if (!current.empty())
-                segments.push_back(current);
-            current.clear();
-        } else if (c == '[') {
-            if (!current.empty())
-                segments.push_back(current);
-            const auto close = path.find(']', i);
-            if (close == std::string::npos)
-                return Error::invalid("sweep.parameter", "unbalanced [ in \"" + path + "\"");
-            segments.push_back(path.substr(i, close - i + 1));
-            current.clear();
-            i = close;
-        } else {
-            current += c;
-        }
-    }
-    if (!current.empty())
-        segments.push_back(current);
-    if (segments.empty())
-        return Error::invalid("sweep.parameter", "must not be empty");
-    return {};
-}
-
-Status setSegments(Json &node, const std::vector<std::string> &segments, std::size_t k, const Json &value,
-                   const std::string &fullPath)
-{
-    const std::string &seg = segments[k];
-    const bool last = k + 1 == segments.size();
-    if (seg.front() == '[') {
-        if (!node.is_array())
-            return Error::invalid("sweep.parameter", "\"" + fullPath + "\": " + seg + " applied to a non-array");
-        const std::string inner = seg.substr(1, seg.size() - 2);
-        if (inner == "*") {
-            for (auto &child : node) {
-                if (last)
-                    child = value;
-                else if (auto s = setSegments(child, segments, k + 1, value, fullPath); !s)
-                    return s;
-            }
-            return {};
-        }
-        std::size_t index = 0;
-        try {
-            index = std::stoul(inner);
-        } catch (...) {
-            return Error::invalid("sweep.parameter", "\"" + fullPath + "\": bad index " + seg);
-        }
-        if (index >= node.size())
-            return Error::invalid("sweep.parameter", "\"" + fullPath + "\": index " + seg + " out of range");
-        if (last) {
-            node[index] = value;
-            return {};
-        }
-        return setSegments(node[index], segments, k + 1, value, fullPath);
-    }
-    if (!node.is_object())
-        return Error::invalid("sweep.parameter", "\"" + fullPath + "\": \"" + seg + "\" applied to a non-object");
-    if (last) {
-        node[seg] = value;
-        return {};
-    }
-    if (!node.contains(seg))
-        node[seg] = segments[k + 1].front() == '[' ? Json::array() : Json::object();
-    return setSegments(node[seg], segments, k + 1, value, fullPath);
-}
-
 } // namespace
 
 Json inheritRing4Parameters(Json weights, const Json &graphJson)
@@ -495,13 +422,6 @@ Result<std::string> sweepParameterFromJson(const Json &parameter)
     return joined;
 }
 
-Status setJsonPath(Json &document, const std::string &path, const Json &value)
-{
-    std::vector<std::string> segments;
-    if (auto s = parsePathSegments(path, segments); !s)
-        return s;
-    return setSegments(document, segments, 0, value, path);
-}
 
 namespace {
 

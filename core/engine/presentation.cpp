@@ -1,43 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/presentation.h"
+#include "dplab/engine/jsonpath.h"
 
 #include <algorithm>
 
 namespace dplab {
 
 namespace {
-
-/** "runs[1].params.stepsize" → ["runs", "[1]", "params", "stepsize"]; empty on bad syntax. */
-std::vector<std::string> segments(const std::string &path)
-{
-    std::vector<std::string> out;
-    std::string current;
-    for (std::size_t i = 0; i < path.size(); ++i) {
-        const char c = path[i];
-        if (c == '.') {
-            if (current.empty())
-                return {};
-            out.push_back(current);
-            current.clear();
-        } else if (c == '[') {
-            if (!current.empty())
-                out.push_back(current);
-            current.clear();
-            const auto close = path.find(']', i);
-            if (close == std::string::npos || close == i + 1)
-                return {};
-            out.push_back(path.substr(i, close - i + 1));
-            i = close;
-            if (i + 1 < path.size() && path[i + 1] == '.')
-                ++i;
-        } else {
-            current += c;
-        }
-    }
-    if (!current.empty())
-        out.push_back(current);
-    return out;
-}
 
 Result<std::vector<std::string>> readStrings(const Json &json, const char *key, const std::string &path)
 {
@@ -59,9 +28,10 @@ Result<std::vector<std::string>> readStrings(const Json &json, const char *key, 
 Status checkPaths(const std::vector<std::string> &paths, const Json &resolved, const std::string &keyPath)
 {
     for (std::size_t k = 0; k < paths.size(); ++k) {
-        const auto segs = segments(paths[k]);
-        if (segs.empty())
-            return Error::invalid(indexPath(keyPath, k), "\"" + paths[k] + "\" is not a JSON path such as runs[0].params.stepsize");
+        const auto parsed = splitJsonPath(paths[k], indexPath(keyPath, k));
+        if (!parsed)
+            return parsed.error();
+        const std::vector<std::string> &segs = *parsed;
         if (segs.front() != "runs" && segs.front() != "graph" && segs.front() != "problem" && segs.front() != "iterations"
             && segs.front() != "repetitions" && segs.front() != "seed" && segs.front() != "record_every")
             return Error::invalid(indexPath(keyPath, k), "\"" + paths[k] + "\" must address runs[..], graph, problem, "
@@ -80,62 +50,6 @@ const std::vector<std::string> &presentationPanelIds()
                                                  "playback",    "messages",   "state_space", "attack",
                                                  "frontier",    "theory",     "notes"};
     return ids;
-}
-
-bool jsonPathMatches(const std::string &pattern, const std::string &path)
-{
-    const auto p = segments(pattern);
-    const auto q = segments(path);
-    if (p.empty() || p.size() > q.size())
-        return false;
-    for (std::size_t k = 0; k < p.size(); ++k) {
-        if (p[k] == q[k])
-            continue;
-        if (p[k] == "[*]" && q[k].front() == '[')
-            continue;
-        return false;
-    }
-    // A pattern naming an object locks everything under it ("runs[0].params").
-    return true;
-}
-
-namespace {
-
-const Json *findSegments(const Json &node, const std::vector<std::string> &segs, std::size_t k)
-{
-    if (k == segs.size())
-        return &node;
-    const std::string &seg = segs[k];
-    if (seg.front() == '[') {
-        if (!node.is_array() || node.empty())
-            return nullptr;
-        const std::string inner = seg.substr(1, seg.size() - 2);
-        if (inner == "*") {
-            for (const Json &child : node)
-                if (const Json *found = findSegments(child, segs, k + 1))
-                    return found;
-            return nullptr;
-        }
-        if (inner.empty() || inner.find_first_not_of("0123456789") != std::string::npos)
-            return nullptr;
-        const std::size_t index = std::stoul(inner);
-        return index < node.size() ? findSegments(node[index], segs, k + 1) : nullptr;
-    }
-    if (!node.is_object() || !node.contains(seg))
-        return nullptr;
-    return findSegments(node.at(seg), segs, k + 1);
-}
-
-} // namespace
-
-// "[*]" matches when at least one element has the rest of the path, so a lock on
-// runs[*].privacy.accountant is valid when only some runs have an accountant.
-const Json *findJsonPath(const Json &document, const std::string &path)
-{
-    const auto segs = segments(path);
-    if (segs.empty())
-        return nullptr;
-    return findSegments(document, segs, 0);
 }
 
 bool Presentation::isPanelHidden(const std::string &id) const

@@ -2,6 +2,7 @@
 #include "dplab/engine/tuning.h"
 
 #include "dplab/common/csv.h"
+#include "dplab/engine/jsonpath.h"
 #include "dplab/engine/metrics.h"
 #include "dplab/engine/pointrunner.h"
 #include "dplab/engine/runidentity.h"
@@ -26,57 +27,17 @@ constexpr int kDefaultCandidatesPerRun = 20;
 constexpr int kMinCandidatesPerRun = 3;
 constexpr double kGolden = 0.6180339887498949; // (√5 − 1) / 2
 
-/** Splits "runs[1].params.stepsize" into "runs", "[1]", "params", "stepsize". */
-bool splitPath(const std::string &path, std::vector<std::string> &out)
-{
-    out.clear();
-    std::string current;
-    for (std::size_t k = 0; k < path.size(); ++k) {
-        const char c = path[k];
-        if (c == '.') {
-            if (current.empty() && (out.empty() || out.back().front() != '['))
-                return false;
-            if (!current.empty())
-                out.push_back(current);
-            current.clear();
-        } else if (c == '[') {
-            if (!current.empty())
-                out.push_back(current);
-            current.clear();
-            const auto close = path.find(']', k);
-            if (close == std::string::npos)
-                return false;
-            out.push_back(path.substr(k, close - k + 1));
-            k = close;
-        } else {
-            current += c;
-        }
-    }
-    if (!current.empty())
-        out.push_back(current);
-    else if (!path.empty() && path.back() == '.')
-        return false;
-    return !out.empty() && out.front().front() != '[';
-}
-
-/** The value at `path` in `doc`, or null when a segment is missing. */
+/** The value at `path` in `doc`, or null when a segment is missing ("[*]" addresses nothing:
+ *  tuning sets one value at one place per run). */
 const Json *findPath(const Json &doc, const std::string &path)
 {
-    std::vector<std::string> segments;
-    if (!splitPath(path, segments))
+    const auto segments = splitJsonPath(path, "--param");
+    if (!segments)
         return nullptr;
     const Json *node = &doc;
-    for (const auto &seg : segments) {
-        if (seg.front() == '[') {
-            std::size_t index = 0;
-            try {
-                std::size_t used = 0;
-                index = std::stoul(seg.substr(1, seg.size() - 2), &used);
-                if (used != seg.size() - 2)
-                    return nullptr;
-            } catch (...) {
-                return nullptr;
-            }
+    for (const auto &seg : *segments) {
+        if (isJsonPathIndex(seg)) {
+            const std::size_t index = jsonPathIndex(seg);
             if (!node->is_array() || index >= node->size())
                 return nullptr;
             node = &(*node)[index];
@@ -125,8 +86,10 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
         ParameterPlan plan;
         plan.paths.assign(e.runs.size(), "");
         for (const auto &alternative : alternatives) {
-            std::vector<std::string> segments;
-            if (!splitPath(alternative, segments) || !isRunRelative(segments.front()))
+            const auto segments = splitJsonPath(alternative, "--param");
+            if (!segments)
+                return segments.error();
+            if (!isRunRelative(segments->front()))
                 return Error::invalid("--param", "\"" + alternative + "\": a list of alternatives holds paths relative "
                                                                       "to a run (params.…, privacy.…), e.g. params.alpha,params.stepsize");
         }
@@ -141,19 +104,18 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
             }
         return plan;
     }
-    std::vector<std::string> segments;
-    if (path.empty() || !splitPath(path, segments))
-        return Error::invalid("--param", "\"" + path + "\" is not a parameter path (e.g. params.stepsize, "
-                                                     "runs[0].params.stepsize, graph.generator.rho_w)");
+    const auto parsed = splitJsonPath(path, "--param");
+    if (!parsed)
+        return parsed.error();
+    const std::vector<std::string> &segments = *parsed;
     ParameterPlan plan;
     plan.paths.assign(e.runs.size(), "");
     const auto runCount = static_cast<int>(e.runs.size());
     if (segments.front() == "runs") {
-        if (segments.size() < 3 || segments[1].front() != '[')
+        if (segments.size() < 3 || !isJsonPathIndex(segments[1]) || isJsonPathIndex(segments[2]))
             return Error::invalid("--param", "\"" + path + "\": runs needs an index and a key (runs[0].params.stepsize)");
-        const std::string inner = segments[1].substr(1, segments[1].size() - 2);
         const std::string rest = path.substr(path.find(']') + 2);
-        if (inner == "*") {
+        if (segments[1] == "[*]") {
             plan.kind = ParameterPlan::Kind::PerRun;
             for (int r = 0; r < runCount; ++r) {
                 const std::string full = indexPath("runs", r) + "." + rest;
@@ -163,16 +125,8 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
                 plan.paths[r] = full;
             }
         } else {
-            long long index = -1;
-            try {
-                std::size_t used = 0;
-                index = std::stoll(inner, &used);
-                if (used != inner.size())
-                    index = -1;
-            } catch (...) {
-                index = -1;
-            }
-            if (index < 0 || index >= runCount)
+            const std::size_t index = jsonPathIndex(segments[1]);
+            if (index >= e.runs.size())
                 return Error::invalid("--param", "\"" + path + "\": the experiment has runs[0] to runs["
                                                      + std::to_string(runCount - 1) + "]");
             plan.kind = ParameterPlan::Kind::OneRun;

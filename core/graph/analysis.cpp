@@ -13,6 +13,10 @@ namespace dplab {
 
 namespace {
 
+// A weight matrix counts as symmetric within round-off (a Metropolis W built in floating point)
+// for the consensus rate: the symmetric eigensolver is the right one for it.
+constexpr double kConsensusSymmetryTolerance = 1e-12;
+
 using AdjacencyList = std::vector<std::vector<int>>;
 
 // out[i] = nodes i sends to; in[i] = nodes that send to i (equal when undirected).
@@ -156,6 +160,9 @@ double spectralGap(const Eigen::MatrixXd &w)
     return 1.0 - secondSingularValue(w);
 }
 
+// ρ_w of the inspector, the report and paper 003's theory alike: one implementation. A W − 11ᵀ/n
+// symmetric within a relative 1e-12 (round-off) takes the symmetric eigensolver, any other the
+// general one.
 double consensusRate(const Eigen::MatrixXd &w)
 {
     assert(w.rows() == w.cols() && "consensusRate: matrix must be square");
@@ -163,7 +170,7 @@ double consensusRate(const Eigen::MatrixXd &w)
     if (n == 0)
         return 0.0;
     return spectralRadius(w - Eigen::MatrixXd::Constant(n, n, 1.0 / static_cast<double>(n)),
-                          "weights W − 11ᵀ/n", 0.0);
+                          "weights W − 11ᵀ/n", kConsensusSymmetryTolerance);
 }
 
 Eigen::VectorXd leftPerronVector(const Eigen::MatrixXd &r)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Paper 001's presets, run through dplab-cli at reduced size (fewer iterations, two q values),
-// checked against the paper's claims that this setting reproduces (spec section 8).
+// checked against the paper's claims that this setting reproduces (docs/claims.md).
 #include "clitest.h"
 
 #include <nlohmann/json.hpp>

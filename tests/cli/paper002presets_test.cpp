@@ -138,7 +138,7 @@ TEST(Paper002Metrics, TooShortAHorizonForPdOcgsGossipIsReportedNotHidden)
     // T = 60: PD-OCG's block L = √T ≈ 8 is shorter than eq. (10)'s L' ≈ 56, so the gossip is
     // capped at L steps and misses Lemma D.3's accuracy. The paper's noise then does not give ε:
     // the accountant charges the larger sensitivity (its total exceeds the target) and the run
-    // says so in its warnings (spec §8 note 11: cap at L and warn).
+    // says so in its warnings (cap at L and warn: docs/paper002.md).
     TempDir dir;
     const Json s = runSmall("pd-ocg", Json{{"clip", 1}, {"h_scale", 0.3}}, 60, 1, dir);
     const Json &run = s["runs"][0];

@@ -76,6 +76,28 @@ TEST(Analysis, SpectralRadiusOfANonSymmetricMatrix)
     EXPECT_NEAR(spectralRadius(t), 0.7, 1e-14);
 }
 
+TEST(Analysis, ConsensusRateOfAWSymmetricOnlyWithinRoundOffAgreesWithTheGeneralSolver)
+{
+    // ρ_w has one implementation for the inspector, the report and paper 003's theory. A W whose
+    // W − 11ᵀ/n is symmetric within a relative 1e-12 but not exactly takes the symmetric solver;
+    // the general solver agrees with it to round-off, so only the last bits could differ.
+    Eigen::MatrixXd w = build(generate({{"type", "watts-strogatz"}, {"nodes", 12}, {"k", 4}, {"beta", 0.3}}),
+                              "metropolis", WeightRole::Doubly);
+    const double exact = consensusRate(w);
+    w(0, 1) = std::nextafter(w(0, 1), 1.0); // one ulp: no longer exactly symmetric
+    ASSERT_NE(w, Eigen::MatrixXd(w.transpose()));
+    const Eigen::MatrixXd m = w - Eigen::MatrixXd::Constant(12, 12, 1.0 / 12);
+    const double symmetric = consensusRate(w);
+    const double general = spectralRadius(m, "m", 0.0);
+    EXPECT_EQ(symmetric, spectralRadius(m, "m", 1e-12));
+    EXPECT_NEAR(symmetric, general, 1e-14);
+    EXPECT_NEAR(symmetric, exact, 1e-14);
+    // Clearly asymmetric: the general solver, whatever the tolerance.
+    w(0, 1) += 1e-6;
+    const Eigen::MatrixXd a = w - Eigen::MatrixXd::Constant(12, 12, 1.0 / 12);
+    EXPECT_EQ(consensusRate(w), spectralRadius(a, "a", 0.0));
+}
+
 TEST(Analysis, SingularValuesDescend)
 {
     Eigen::MatrixXd m(3, 3);

@@ -201,7 +201,7 @@ TEST(Compress, DeterministicBoundsAreTightWhereClaimed)
 
 TEST(Compress, NormSignIsNotContractiveWithROne)
 {
-    // Spec §3.2 note: with r = 1, x = (1, ε, …, ε) gives error ≈ d/4 > ‖x‖² for d > 4, hence
+    // Paper 001's compressor note: with r = 1, x = (1, ε, …, ε) gives error ≈ d/4 > ‖x‖² for d > 4, hence
     // r = d/2 (and then the bound holds, checked above).
     auto c = make(Json{{"type", "norm-sign"}});
     const int d = 10;
@@ -471,7 +471,7 @@ TEST(Compress, NormSignAndSignHandCases)
 
 TEST(Compress, PaperConstants)
 {
-    // Paper 001's set-up: d = 10, k = 2, b = 2 (spec §3.2 notes).
+    // Paper 001's set-up: d = 10, k = 2, b = 2 (its compressor examples).
     EXPECT_DOUBLE_EQ(make(Json{{"type", "top-k"}, {"k", 2}})->phi(10), 0.2);
     EXPECT_DOUBLE_EQ(make(Json{{"type", "top-k"}, {"k", 2}})->r(10), 1.0);
     auto c2 = make(Json{{"type", "dithered-quantizer"}, {"b", 2}});

@@ -2,7 +2,8 @@
 // Every Eigen decomposition in core is checked (dplab/common/decomposition.h): a singular,
 // indefinite or NaN matrix gives an error that names the matrix — never a garbage number and
 // never a crash. One case per kind of site: the spectral routines of the weights (eigen-solvers,
-// SVD, the Perron vectors' orthogonal decomposition), the gossip spectrum, the reference solve
+// SVD, the Perron vectors' orthogonal decomposition), the PSD check of a user's W, the gossip
+// spectrum and contraction, a problem's Gram matrix, the reference solve
 // (Cholesky of the Hessian, the quadratic's closed form), paper 003's 3 × 3 theory (eigen-solver
 // and LU), the trace-norm projection in an algorithm's step, and the runner that turns a failure
 // inside a step into an internal error of the run.
@@ -12,9 +13,11 @@
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
 #include "dplab/graph/analysis.h"
+#include "dplab/graph/weights.h"
 #include "dplab/problem/constraints.h"
 #include "dplab/problem/objectives.h"
 #include "dplab/problem/optimum.h"
+#include "dplab/problem/paper001problems.h"
 
 #include <gtest/gtest.h>
 
@@ -96,6 +99,37 @@ TEST(DecompositionCheck, GossipSpectrumRefusesNaN)
 {
     expectNamedFailure([] { gossipSpectrum(nanMatrix(3, true)); }, "gossip matrix P");
     expectNamedFailure([] { gossipSpectrum(nanMatrix(3, false)); }, "gossip matrix P");
+}
+
+TEST(DecompositionCheck, GossipContractionRefusesNaN)
+{
+    // The polynomial's deviation p(P) − 11ᵀ/n (SVD of a non-symmetric P).
+    expectNamedFailure([] { gossipContraction(nanMatrix(3, false), 0.5, 4); }, "gossip polynomial p(P) − 11ᵀ/n");
+}
+
+TEST(DecompositionCheck, PsdCheckOfTheWeightsNamesNaNAndMeasuresAnIndefiniteW)
+{
+    // A user's explicit W: a Status naming the matrix's symmetric part, not a throw.
+    Eigen::MatrixXd diagonalNaN = Eigen::MatrixXd::Constant(3, 3, 0.25);
+    diagonalNaN(0, 0) = kNaN; // symmetric, so the eigen-decomposition is reached
+    const Status nan = checkPsd(diagonalNaN);
+    ASSERT_FALSE(nan.ok());
+    EXPECT_NE(nan.error().message.find("its symmetric part: eigen-decomposition"), std::string::npos)
+        << nan.error().toString();
+    // Indefinite: eigenvalues 1 and −0.5 of [[0.25, 0.75], [0.75, 0.25]].
+    Eigen::Matrix2d indefinite;
+    indefinite << 0.25, 0.75, 0.75, 0.25;
+    const Status s = checkPsd(indefinite);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.error().message.find("smallest eigenvalue is -0.5"), std::string::npos) << s.error().toString();
+}
+
+TEST(DecompositionCheck, NonconvexLogisticNamesTheGramMatrixOfNaNFeatures)
+{
+    Eigen::MatrixXd v = Eigen::MatrixXd::Ones(3, 2);
+    v(1, 1) = kNaN;
+    expectNamedFailure([&] { NonconvexLogisticProblem({v}, {Eigen::VectorXd::Ones(3)}, 0.1, 1.0); },
+                       "Gram matrix VᵀV/m of an agent's features");
 }
 
 /** F(x) = ½ xᵀA x − bᵀx on one agent, with a Hessian that may be replaced (NaN). */

@@ -37,7 +37,7 @@ TEST(GossipTheta, PaperAndChebyshevValuesByHand)
 
 TEST(GossipSteps, EquationSevenByHand)
 {
-    // Spec §2.9: letter, complete graph, n = 9, T = 150000, ρ = 1: 4 ln(9·150000·√126) = 66.13 → 67.
+    // The paper's letter example: complete graph, n = 9, T = 150000, ρ = 1: 4 ln(9·150000·√126) = 66.13 → 67.
     const double value = 4.0 * std::log(9.0 * 150000.0 * std::sqrt(126.0));
     EXPECT_NEAR(value, 66.13, 0.01);
     EXPECT_EQ(acceleratedGossipSteps(9, 150000, 1.0), 67);
@@ -107,7 +107,7 @@ TEST(AcceleratedGossip, KeepsTheMeanExactly)
 TEST(AcceleratedGossip, PaperThetaOnCompleteGraphHalvesEveryTwoSteps)
 {
     // P = J/n: the deviation follows e_{k+1} = −θ e_{k−1}, e_0 = e_{−1} = 1, i.e. e = −θ, −θ, θ²,
-    // θ², −θ³, …; after 10 steps e_10 = −θ⁵ = −3.125e−2 with θ = 1/2 (spec §2.3: 3.1e−2), while
+    // θ², −θ³, …; after 10 steps e_10 = −θ⁵ = −3.125e−2 with θ = 1/2 (the paper rounds it to 3.1e−2), while
     // θ* = 0 averages exactly in one step.
     const int n = 6;
     const Eigen::MatrixXd p = Eigen::MatrixXd::Constant(n, n, 1.0 / n);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Paper 002's online multiclass problem (loss of §4.1, trace-norm ball, dealt streams), its
-// factory entry, and the reduced, seeded versions of the spec's experiment claims 9–10.
+// factory entry, and the reduced, seeded versions of the paper's experiment claims 9–10 (docs/claims.md).
 #include "dplab/algo/algorithm.h"
 #include "dplab/problem/multiclass.h"
 #include "paper002testutil.h"
@@ -182,7 +182,7 @@ TEST(OnlineMulticlassFactory, ErrorsNameTheJsonPath)
     EXPECT_EQ(notFound.error().where, "problem.data.path");
 }
 
-// --- reduced experiment claims (spec §7, claims 9–10) ---------------------------------------
+// --- reduced experiment claims (docs/claims.md, paper 002 claims 9–10) ------------------------------------
 
 /** Final average loss AL(T) = (1/n) Σ_i (1/(Tn)) Σ_τ Σ_j f_{τ,j}(x_i(τ)) of `id`. */
 double finalAverageLoss(const std::string &id, const std::shared_ptr<const Problem> &problem, const Eigen::MatrixXd &w,

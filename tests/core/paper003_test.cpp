@@ -558,7 +558,7 @@ TEST(Paper003Accountant, HandComputedTwoAgentNetwork)
 
 TEST(Paper003Accountant, ReproducesTheSpecReferenceValues)
 {
-    // Spec §3.4: w_ii = 0.5, r = 2, C = 1, b_η = b_ξ = 1 (values rounded as printed there).
+    // The paper's worked example: w_ii = 0.5, r = 2, C = 1, b_η = b_ξ = 1 (values rounded as printed there).
     Paper003PrivacySetup fig1;
     fig1.alpha = 0.06;
     fig1.gamma = Schedule::polynomial(2.0, 1.0, 1.1);
@@ -671,8 +671,8 @@ TEST(Paper003Accountant, CorollaryThreeBoundsTheInfiniteHorizon)
     ASSERT_TRUE(pr.ok());
     EXPECT_NEAR(*c, corrected, 1e-10 * corrected);
     EXPECT_NEAR(*pr, printed, 1e-10 * printed);
-    EXPECT_NEAR(*c, 89.2, 0.05);   // spec §3.5
-    EXPECT_NEAR(*pr, 44.95, 0.01); // spec §3.5
+    EXPECT_NEAR(*c, 89.2, 0.05);   // the values worked out by hand above, rounded
+    EXPECT_NEAR(*pr, 44.95, 0.01); // (corrected and as printed)
     EXPECT_GT(*c, e4000);          // an upper bound, loose
     // Outside the corollary: p − q ≤ 2, or m not a positive integer.
     EXPECT_FALSE(paper003InfiniteHorizonEpsilon(0.5, 0.05, 1.0, 2, 1.1, 0.05, 1, 1, D).ok());

@@ -99,7 +99,7 @@ double empiricalSteadyState(const Instance &s, long long window)
 
 TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists)
 {
-    const double b = std::sqrt(0.005); // σ² = 0.01 per coordinate (spec §8.8)
+    const double b = std::sqrt(0.005); // σ² = 0.01 per coordinate (the presets' noise)
     // The preset's α = 0.01: (31) gives no finite steady state (ρ(A) ≥ 1).
     {
         const Instance s = instance(0.3, 0.9, 0.01, 1, 1);
@@ -111,7 +111,7 @@ TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists
     // A step small enough for ρ(A) < 1: θ is finite, grows with ρ_w, scales as ρ(W_o)², and lies
     // above the measured steady state.
     for (double rhoWo : {0.1, 0.3}) {
-        // 0.9 × Theorem 3's step bound (spec §4.4) on this instance.
+        // 0.9 × Theorem 3's step bound on this instance.
         const Instance probe = instance(rhoWo, 0.9, 0.01, 1, 1);
         const double alpha = 0.9 * theorem3StepBound(probe);
         const long long iterations = std::min<long long>(400000, static_cast<long long>(8.0 / (alpha * probe.mu)));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Paper 002's learners: pd-ftgl (Algorithm 1), pd-ocg (Algorithm 3), pd-ogd (Li et al. 2018).
-// Claims of spec §7: feasibility, lag, block decoupling, communication counts, accountant ≤ ε,
+// Claims (docs/claims.md, paper 002): feasibility, lag, block decoupling, communication counts, accountant ≤ ε,
 // noise scale, and noise-free convergence.
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/gossip.h"

@@ -33,14 +33,14 @@ TEST(TreeHeight, CeilLog2OfTheLeafCount)
     EXPECT_EQ(treeHeight(3), 2);
     EXPECT_EQ(treeHeight(4), 2);
     EXPECT_EQ(treeHeight(5), 3);
-    // Spec §2.5: letter T/L − 1 = 2237 leaves → m = 12 (8191 nodes); poker 13512 → m = 14.
+    // The paper's examples: letter T/L − 1 = 2237 leaves → m = 12 (8191 nodes); poker 13512 → m = 14.
     EXPECT_EQ(treeHeight(2237), 12);
     EXPECT_EQ(treeHeight(13512), 14);
 }
 
 TEST(TreeNoiseScale, PaperFormulaByHand)
 {
-    // b = 6√d (G + αR)(2 + log₂T)/ε; spec §2.9 letter: d = 416, C = 1, T = 150000, ε = 10 → 234.9.
+    // b = 6√d (G + αR)(2 + log₂T)/ε; the paper's example: d = 416, C = 1, T = 150000, ε = 10 → 234.9.
     EXPECT_NEAR(treeNoiseScale(416, 1.0, 0.0, 10.0, 150000, 10.0), 234.9, 0.05);
     EXPECT_NEAR(treeNoiseScale(100, 1.0, 0.0, 10.0, 1000000, 10.0), 131.6, 0.05);
     // α > 0 adds αR to G; T = 1024 gives 2 + log₂T = 12 exactly.

@@ -6,6 +6,7 @@
 #   docs/NAME.md            the file must exist
 #   docs/NAME.md §N         the file must have a heading "## N. …"
 #   DESIGN §N, STYLE §N     refused: those documents are not part of the repository
+#   spec §N, spec sec. N    refused: the papers' reading notes are not either (cite docs/paperNNN.md)
 # Prints each bad citation as FILE:LINE: CITATION and exits 1; exits 0 when every citation holds.
 set -euo pipefail
 root=${1:-.}
@@ -26,6 +27,11 @@ while IFS= read -r hit; do
     echo "$hit: cites a document outside the repository"
     status=1
 done < <(grep -nHE '\b(DESIGN|STYLE)(\.md)? ?§' "${files[@]}" || true)
+
+while IFS= read -r hit; do
+    echo "$hit: cites a specification outside the repository"
+    status=1
+done < <(grep -nHiE '\bspec(ification)?s?,? ?(§|sec\.|section [0-9])' "${files[@]}" || true)
 
 while IFS= read -r hit; do
     where=${hit%%:docs/*}

@@ -287,6 +287,51 @@ QString verdicts(const MatrixReport &m)
     return parts.join(QStringLiteral("<br/>"));
 }
 
+/** Shows W in `table` (resized to it): "·" for a zero, the value in Qt::UserRole, editable on the
+ *  diagonal and on the graph's edges only. */
+void fillMatrixTable(QTableWidget *table, const Eigen::MatrixXd &w, const Graph &graph)
+{
+    if (table->rowCount() != int(w.rows()) || table->columnCount() != int(w.cols())) {
+        table->clear();
+        table->setRowCount(int(w.rows()));
+        table->setColumnCount(int(w.cols()));
+        QStringList headers;
+        for (Eigen::Index j = 0; j < w.cols(); ++j)
+            headers << QString::number(j);
+        table->setHorizontalHeaderLabels(headers);
+        table->setVerticalHeaderLabels(headers);
+    }
+    for (Eigen::Index i = 0; i < w.rows(); ++i)
+        for (Eigen::Index j = 0; j < w.cols(); ++j) {
+            QTableWidgetItem *item = table->item(int(i), int(j));
+            if (!item) {
+                item = new QTableWidgetItem;
+                item->setTextAlignment(Qt::AlignCenter);
+                table->setItem(int(i), int(j), item);
+            }
+            item->setText(w(i, j) == 0.0 ? QStringLiteral("·") : numberText(w(i, j), 4));
+            item->setData(Qt::UserRole, w(i, j));
+            const bool editable = i == j || graph.hasEdge(int(j), int(i));
+            item->setFlags(editable ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable
+                                    : Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+            item->setToolTip(editable ? InspectorWidget::tr("weight %1 gives to %2 (double-click to edit)").arg(i).arg(j)
+                                      : InspectorWidget::tr("no edge %1 → %2").arg(j).arg(i));
+        }
+}
+
+/** W as CSV, every entry with 17 significant digits (round-trips exactly). */
+QString matrixCsv(const Eigen::MatrixXd &w)
+{
+    QString csv;
+    for (Eigen::Index i = 0; i < w.rows(); ++i) {
+        QStringList row;
+        for (Eigen::Index j = 0; j < w.cols(); ++j)
+            row << QString::number(w(i, j), 'g', 17);
+        csv += row.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return csv;
+}
+
 } // namespace
 
 QDialog *InspectorWidget::createMatrixDialog(int matrix, int focusRow, int focusColumn)
@@ -334,32 +379,7 @@ QDialog *InspectorWidget::createMatrixDialog(int matrix, int focusRow, int focus
         const Graph &graph = mDocument->graphDocument()->graph();
         const QSignalBlocker block(table);
         const int current = table->currentRow(), currentColumn = table->currentColumn();
-        if (table->rowCount() != int(w.rows()) || table->columnCount() != int(w.cols())) {
-            table->clear();
-            table->setRowCount(int(w.rows()));
-            table->setColumnCount(int(w.cols()));
-            QStringList headers;
-            for (Eigen::Index j = 0; j < w.cols(); ++j)
-                headers << QString::number(j);
-            table->setHorizontalHeaderLabels(headers);
-            table->setVerticalHeaderLabels(headers);
-        }
-        for (Eigen::Index i = 0; i < w.rows(); ++i)
-            for (Eigen::Index j = 0; j < w.cols(); ++j) {
-                QTableWidgetItem *item = table->item(int(i), int(j));
-                if (!item) {
-                    item = new QTableWidgetItem;
-                    item->setTextAlignment(Qt::AlignCenter);
-                    table->setItem(int(i), int(j), item);
-                }
-                item->setText(w(i, j) == 0.0 ? QStringLiteral("·") : numberText(w(i, j), 4));
-                item->setData(Qt::UserRole, w(i, j));
-                const bool editable = i == j || graph.hasEdge(int(j), int(i));
-                item->setFlags(editable ? Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable
-                                        : Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-                item->setToolTip(editable ? tr("weight %1 gives to %2 (double-click to edit)").arg(i).arg(j)
-                                          : tr("no edge %1 → %2").arg(j).arg(i));
-            }
+        fillMatrixTable(table, w, graph);
         if (current >= 0 && currentColumn >= 0)
             table->setCurrentCell(current, currentColumn);
         verdict->setText(verdicts(m));
@@ -407,15 +427,7 @@ QDialog *InspectorWidget::createMatrixDialog(int matrix, int focusRow, int focus
     copy->setAutoDefault(false);
     buttons->button(QDialogButtonBox::Close)->setDefault(true);
     connect(copy, &QPushButton::clicked, dialog, [this, choice] {
-        const Eigen::MatrixXd &w = mInspection.matrices[choice->currentIndex()].matrix;
-        QString csv;
-        for (Eigen::Index i = 0; i < w.rows(); ++i) {
-            QStringList row;
-            for (Eigen::Index j = 0; j < w.cols(); ++j)
-                row << QString::number(w(i, j), 'g', 17);
-            csv += row.join(QLatin1Char(',')) + QLatin1Char('\n');
-        }
-        QApplication::clipboard()->setText(csv);
+        QApplication::clipboard()->setText(matrixCsv(mInspection.matrices[choice->currentIndex()].matrix));
     });
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     layout->addWidget(buttons);

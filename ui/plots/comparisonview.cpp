@@ -158,6 +158,151 @@ void ComparisonView::updateMetricChoices()
     mMetric->setCurrentIndex(index >= 0 ? index : 0);
 }
 
+namespace {
+
+/** Small multiples: at most two rows in the dock's usual height, as many columns as needed. */
+struct PanelGrid {
+    int runs = 0;
+    int cols = 1;
+    int rows = 1;
+
+    explicit PanelGrid(int count)
+        : runs(count)
+    {
+        const int rowsWanted = runs <= 3 ? 1 : (runs <= 8 ? 2 : int(std::ceil(std::sqrt(double(runs)))));
+        cols = int(std::ceil(double(runs) / rowsWanted));
+        rows = int(std::ceil(double(runs) / cols));
+    }
+    // Shared axes: tick labels only on the left column and the bottom row.
+    bool bottom(int r) const { return r / cols == rows - 1 || r + cols >= runs; }
+    bool left(int r) const { return r % cols == 0; }
+};
+
+/** Run r's cell of the grid: its title above an axis rect with the shared-axis tick labels. */
+QCPAxisRect *addPanel(QCustomPlot *plot, const PanelGrid &grid, int r, const QString &title, const QFont &titleFont,
+                      const QFont &tickFont, bool logY)
+{
+    auto *cell = new QCPLayoutGrid;
+    plot->plotLayout()->addElement(r / grid.cols, r % grid.cols, cell);
+    auto *label = new QCPTextElement(plot, title, titleFont);
+    label->setMargins(QMargins(0, 2, 0, 0));
+    cell->addElement(0, 0, label);
+    auto *rect = new QCPAxisRect(plot);
+    cell->addElement(1, 0, rect);
+    cell->setRowStretchFactor(0, 0.01);
+    cell->setRowSpacing(0);
+    QCPAxis *x = rect->axis(QCPAxis::atBottom);
+    QCPAxis *y = rect->axis(QCPAxis::atLeft);
+    x->setTickLabelFont(tickFont);
+    x->ticker()->setTickCount(3);
+    y->setTickLabelFont(tickFont);
+    const bool bottom = grid.bottom(r);
+    x->setTickLabels(bottom);
+    y->setTickLabels(grid.left(r));
+    if (bottom) {
+        x->setLabel(ComparisonView::tr("iteration"));
+        x->setLabelFont(tickFont);
+    }
+    rect->setAutoMargins(QCP::msLeft | QCP::msBottom);
+    rect->setMargins(QMargins(0, 0, 6, 0));
+    setLogAxis(y, logY);
+    return rect;
+}
+
+/** One run's mean curve and its mean ± std band, NaN where a value cannot be drawn. */
+struct PanelSeries {
+    QVector<double> keys, mean, upper, lower;
+};
+
+PanelSeries panelSeries(const LiveResults &results, int point, int r, const QString &name, bool logY)
+{
+    const QVector<double> mean = results.mean(point, r, name);
+    const QVector<double> sd = results.std(point, r, name);
+    const QVector<double> &its = results.iterations(point, r);
+    const int n = std::min(mean.size(), its.size());
+    // While the run streams, every stride-th row (as the live plots): a rebuild costs the
+    // same at any run length. A stopped run is drawn from every row.
+    const int stride = results.isStreaming(point, r) ? std::max(1, n / MetricPlot::kLivePoints) : 1;
+    PanelSeries s;
+    for (int i = 0; i < n; i += stride) {
+        const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < kLargestPlotted && (!logY || mean[i] > 0);
+        s.keys << its[i];
+        s.mean << (show ? mean[i] : std::nan(""));
+        s.upper << (show ? mean[i] + sd[i] : std::nan(""));
+        double l = mean[i] - sd[i];
+        if (logY && l <= 0)
+            l = mean[i] * 1e-3;
+        s.lower << (show ? l : std::nan(""));
+    }
+    return s;
+}
+
+/** The series in `rect`: the band (with repetitions) under the mean line; returns the line. */
+QCPGraph *drawSeries(QCustomPlot *plot, QCPAxisRect *rect, const PanelSeries &s, const QColor &colour, bool band)
+{
+    QCPAxis *x = rect->axis(QCPAxis::atBottom);
+    QCPAxis *y = rect->axis(QCPAxis::atLeft);
+    if (band) {
+        QCPGraph *upper = plot->addGraph(x, y);
+        upper->setPen(Qt::NoPen);
+        upper->setData(s.keys, s.upper, true);
+        QCPGraph *lower = plot->addGraph(x, y);
+        QColor fill = colour;
+        fill.setAlpha(45);
+        lower->setPen(Qt::NoPen);
+        lower->setBrush(fill);
+        lower->setChannelFillGraph(upper);
+        lower->setData(s.keys, s.lower, true);
+    }
+    QCPGraph *graph = plot->addGraph(x, y);
+    graph->setPen(QPen(colour, 1.6));
+    graph->setData(s.keys, s.mean, true);
+    return graph;
+}
+
+/** The union of the ranges seen so far (`found` false: none yet). */
+void widen(QCPRange &range, bool &found, const QCPRange &more)
+{
+    range = found ? QCPRange(std::min(range.lower, more.lower), std::max(range.upper, more.upper)) : more;
+    found = true;
+}
+
+/** The shared value range with 5 % room (a factor on a log axis). */
+QCPRange paddedValues(const QCPRange &values, bool logY)
+{
+    if (logY) {
+        const double pad = std::max(1.1, std::pow(values.upper / values.lower, 0.05));
+        return QCPRange(values.lower / pad, values.upper * pad);
+    }
+    const double pad = values.size() > 0 ? values.size() * 0.05 : std::max(std::abs(values.upper) * 0.05, 1e-12);
+    return QCPRange(values.lower - pad, values.upper + pad);
+}
+
+/** Zooming or dragging `rect`'s axes moves the same axes of every other panel (`syncing` guards
+ *  against the echo). */
+void linkAxes(QCustomPlot *plot, QCPAxisRect *rect, const QVector<QCPAxisRect *> &rects, bool *syncing)
+{
+    for (QCPAxisRect *other : rects) {
+        if (other == rect)
+            continue;
+        for (QCPAxis::AxisType type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+            QCPAxis *from = rect->axis(type);
+            QCPAxis *to = other->axis(type);
+            QObject::connect(from, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), to,
+                             [plot, to, syncing](const QCPRange &r) {
+                                 if (*syncing)
+                                     return;
+                                 *syncing = true;
+                                 to->setRange(r);
+                                 *syncing = false;
+                                 plot->replot(QCustomPlot::rpQueuedReplot);
+                             });
+        }
+    }
+}
+
+} // namespace
+
 void ComparisonView::rebuild()
 {
     mTimer->stop();
@@ -174,127 +319,42 @@ void ComparisonView::rebuild()
         mPlot->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    // Small multiples: at most two rows in the dock's usual height, as many columns as needed.
-    const int rowsWanted = runs <= 3 ? 1 : (runs <= 8 ? 2 : int(std::ceil(std::sqrt(double(runs)))));
-    const int cols = int(std::ceil(double(runs) / rowsWanted));
-    const int rowCount = int(std::ceil(double(runs) / cols));
+    const PanelGrid grid(runs);
     QFont tickFont = font();
     tickFont.setPointSizeF(7);
+    const QFont titleFont(font().family(), 8, QFont::Bold);
     QVector<QCPAxisRect *> rects;
     bool foundKeys = false, foundValues = false;
     QCPRange keys, values;
     for (int r = 0; r < runs; ++r) {
-        auto *cell = new QCPLayoutGrid;
-        mPlot->plotLayout()->addElement(r / cols, r % cols, cell);
         QString title = mResults->runLabel(r);
         const QString status = mResults->runStatusText(point, r);
         if (!status.isEmpty() && status != tr("ok"))
             title += QStringLiteral(" (") + status + QStringLiteral(")");
-        auto *label = new QCPTextElement(mPlot, title, QFont(font().family(), 8, QFont::Bold));
-        label->setMargins(QMargins(0, 2, 0, 0));
-        cell->addElement(0, 0, label);
-        auto *rect = new QCPAxisRect(mPlot);
-        cell->addElement(1, 0, rect);
-        cell->setRowStretchFactor(0, 0.01);
-        cell->setRowSpacing(0);
+        QCPAxisRect *rect = addPanel(mPlot, grid, r, title, titleFont, tickFont, logY);
         rects.push_back(rect);
-        QCPAxis *x = rect->axis(QCPAxis::atBottom);
-        QCPAxis *y = rect->axis(QCPAxis::atLeft);
-        x->setTickLabelFont(tickFont);
-        x->ticker()->setTickCount(3);
-        y->setTickLabelFont(tickFont);
-        // Shared axes: tick labels only on the left column and the bottom row.
-        const bool bottom = r / cols == rowCount - 1 || r + cols >= runs;
-        const bool left = r % cols == 0;
-        x->setTickLabels(bottom);
-        y->setTickLabels(left);
-        if (bottom) {
-            x->setLabel(tr("iteration"));
-            x->setLabelFont(tickFont);
-        }
-        rect->setAutoMargins(QCP::msLeft | QCP::msBottom);
-        rect->setMargins(QMargins(0, 0, 6, 0));
-        setLogAxis(y, logY);
         const QColor colour = r < mColors.size() ? mColors[r] : ExperimentDocument::defaultRunColor(r);
-        const QVector<double> mean = mResults->mean(point, r, name);
-        const QVector<double> sd = mResults->std(point, r, name);
-        const QVector<double> &its = mResults->iterations(point, r);
-        const int n = std::min(mean.size(), its.size());
-        // While the run streams, every stride-th row (as the live plots): a rebuild costs the
-        // same at any run length. A stopped run is drawn from every row.
-        const int stride = mResults->isStreaming(point, r) ? std::max(1, n / MetricPlot::kLivePoints) : 1;
-        QVector<double> k, v, hi, lo;
-        for (int i = 0; i < n; i += stride) {
-            const bool show = std::isfinite(mean[i]) && std::abs(mean[i]) < kLargestPlotted && (!logY || mean[i] > 0);
-            k << its[i];
-            v << (show ? mean[i] : std::nan(""));
-            hi << (show ? mean[i] + sd[i] : std::nan(""));
-            double l = mean[i] - sd[i];
-            if (logY && l <= 0)
-                l = mean[i] * 1e-3;
-            lo << (show ? l : std::nan(""));
-        }
-        if (mResults->repetitions() > 1) {
-            QCPGraph *upper = mPlot->addGraph(x, y);
-            upper->setPen(Qt::NoPen);
-            upper->setData(k, hi, true);
-            QCPGraph *lower = mPlot->addGraph(x, y);
-            QColor fill = colour;
-            fill.setAlpha(45);
-            lower->setPen(Qt::NoPen);
-            lower->setBrush(fill);
-            lower->setChannelFillGraph(upper);
-            lower->setData(k, lo, true);
-        }
-        QCPGraph *graph = mPlot->addGraph(x, y);
-        graph->setPen(QPen(colour, 1.6));
-        graph->setData(k, v, true);
+        const PanelSeries series = panelSeries(*mResults, point, r, name, logY);
+        QCPGraph *graph = drawSeries(mPlot, rect, series, colour, mResults->repetitions() > 1);
         bool ok = false;
         const QCPRange kr = graph->getKeyRange(ok);
-        if (ok) {
-            keys = foundKeys ? QCPRange(std::min(keys.lower, kr.lower), std::max(keys.upper, kr.upper)) : kr;
-            foundKeys = true;
-        }
+        if (ok)
+            widen(keys, foundKeys, kr);
         const QCPRange vr = graph->getValueRange(ok, logY ? QCP::sdPositive : QCP::sdBoth);
-        if (ok) {
-            values = foundValues ? QCPRange(std::min(values.lower, vr.lower), std::max(values.upper, vr.upper)) : vr;
-            foundValues = true;
-        }
+        if (ok)
+            widen(values, foundValues, vr);
         rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
         rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     }
     // Shared axes: the same ranges everywhere, and zooming one panel zooms all.
-    if (foundValues) {
-        if (logY) {
-            const double pad = std::max(1.1, std::pow(values.upper / values.lower, 0.05));
-            values = QCPRange(values.lower / pad, values.upper * pad);
-        }
-        else {
-            const double pad = values.size() > 0 ? values.size() * 0.05 : std::max(std::abs(values.upper) * 0.05, 1e-12);
-            values = QCPRange(values.lower - pad, values.upper + pad);
-        }
-    }
+    if (foundValues)
+        values = paddedValues(values, logY);
     for (QCPAxisRect *rect : rects) {
         if (foundKeys)
             rect->axis(QCPAxis::atBottom)->setRange(keys.size() > 0 ? keys : QCPRange(keys.lower - 0.5, keys.upper + 0.5));
         if (foundValues)
             rect->axis(QCPAxis::atLeft)->setRange(values);
-        for (QCPAxisRect *other : rects) {
-            if (other == rect)
-                continue;
-            for (QCPAxis::AxisType type : {QCPAxis::atBottom, QCPAxis::atLeft}) {
-                QCPAxis *from = rect->axis(type);
-                QCPAxis *to = other->axis(type);
-                connect(from, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), to, [this, to](const QCPRange &r) {
-                    if (mSyncing)
-                        return;
-                    mSyncing = true;
-                    to->setRange(r);
-                    mSyncing = false;
-                    mPlot->replot(QCustomPlot::rpQueuedReplot);
-                });
-            }
-        }
+        linkAxes(mPlot, rect, rects, &mSyncing);
     }
     mPlot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     mPlot->replot(QCustomPlot::rpQueuedReplot);

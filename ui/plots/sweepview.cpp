@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -101,20 +102,70 @@ void SweepView::showColorScale(bool show)
     mColorScale->setVisible(show);
 }
 
+namespace {
+
+/** A grid sweep's axes: the distinct values of each parameter, in the order they first appear,
+ *  numbers ascending (the editor writes them so; a hand-written file may not). */
+std::array<QVector<Json>, 2> gridAxes(const SweepSpec &sweep)
+{
+    std::array<QVector<Json>, 2> axes;
+    for (const Json &v : sweep.values)
+        for (int a = 0; a < 2; ++a)
+            if (v.is_array() && v.size() == 2 && !axes[a].contains(v[a]))
+                axes[a].push_back(v[a]);
+    for (auto &axis : axes)
+        if (std::all_of(axis.begin(), axis.end(), [](const Json &v) { return v.is_number(); }))
+            std::sort(axis.begin(), axis.end(), [](const Json &a, const Json &b) { return a.get<double>() < b.get<double>(); });
+    return axes;
+}
+
+/** Ticks 0, 1, … labelled with the parameter's values. */
+QSharedPointer<QCPAxisTickerText> valueTicker(const QVector<Json> &values)
+{
+    QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+    for (int k = 0; k < values.size(); ++k)
+        t->addTick(k, values[k].is_number() ? QString::number(values[k].get<double>(), 'g', 4)
+                                            : toQString(values[k].is_string() ? values[k].get<std::string>() : values[k].dump()));
+    return t;
+}
+
+/** Viridis (perceptually uniform, readable in grey and by colour-blind readers): dark = low. */
+QCPColorGradient viridis()
+{
+    QCPColorGradient viridis;
+    viridis.clearColorStops();
+    viridis.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    viridis.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+    viridis.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+    viridis.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+    viridis.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+    return viridis;
+}
+
+/** The colour scale's axis: logarithmic (powers of ten) or linear. */
+void setColourScaleType(QCPColorScale *scale, bool logarithmic)
+{
+    scale->setDataScaleType(logarithmic ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logarithmic) {
+        QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
+        scale->axis()->setTicker(logTicker);
+        scale->axis()->setNumberFormat(QStringLiteral("eb"));
+        scale->axis()->setNumberPrecision(0);
+    } else {
+        scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        scale->axis()->setNumberFormat(QStringLiteral("gb"));
+        scale->axis()->setNumberPrecision(3);
+    }
+}
+
+} // namespace
+
 void SweepView::rebuildHeatmap()
 {
     const SweepSpec &sweep = *mExperiment->sweep;
     const std::vector<std::string> paths = sweepPaths(sweep);
     const QString name = metric();
-    // The distinct values of each parameter, in the order they first appear.
-    QVector<Json> axes[2];
-    for (const Json &v : sweep.values)
-        for (int a = 0; a < 2; ++a)
-            if (v.is_array() && v.size() == 2 && !axes[a].contains(v[a]))
-                axes[a].push_back(v[a]);
-    for (auto &axis : axes) // numbers ascending (the editor writes them so; a hand-written file may not)
-        if (std::all_of(axis.begin(), axis.end(), [](const Json &v) { return v.is_number(); }))
-            std::sort(axis.begin(), axis.end(), [](const Json &a, const Json &b) { return a.get<double>() < b.get<double>(); });
+    const std::array<QVector<Json>, 2> axes = gridAxes(sweep);
     const int nx = int(axes[0].size()), ny = int(axes[1].size());
     const int run = std::max(0, mRun->currentIndex());
     mCells = QVector<QVector<double>>(nx, QVector<double>(ny, std::numeric_limits<double>::quiet_NaN()));
@@ -150,15 +201,8 @@ void SweepView::rebuildHeatmap()
         }
     setLogAxis(mPlot->xAxis, false);
     setLogAxis(mPlot->yAxis, false);
-    auto ticker = [](const QVector<Json> &values) {
-        QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
-        for (int k = 0; k < values.size(); ++k)
-            t->addTick(k, values[k].is_number() ? QString::number(values[k].get<double>(), 'g', 4)
-                                                : toQString(values[k].is_string() ? values[k].get<std::string>() : values[k].dump()));
-        return t;
-    };
-    mPlot->xAxis->setTicker(ticker(axes[0]));
-    mPlot->yAxis->setTicker(ticker(axes[1]));
+    mPlot->xAxis->setTicker(valueTicker(axes[0]));
+    mPlot->yAxis->setTicker(valueTicker(axes[1]));
     mPlot->xAxis->setLabel(sweepParameterTitle(toQString(paths[0])));
     mPlot->yAxis->setLabel(sweepParameterTitle(toQString(paths[1])));
     auto *map = new QCPColorMap(mPlot->xAxis, mPlot->yAxis);
@@ -175,26 +219,8 @@ void SweepView::rebuildHeatmap()
     showColorScale(true);
     map->setColorScale(mColorScale);
     map->setInterpolate(false);
-    // Viridis (perceptually uniform, readable in grey and by colour-blind readers): dark = low.
-    QCPColorGradient viridis;
-    viridis.clearColorStops();
-    viridis.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
-    viridis.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
-    viridis.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
-    viridis.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
-    viridis.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
-    map->setGradient(viridis);
-    mColorScale->setDataScaleType(logColour ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    if (logColour) {
-        QSharedPointer<QCPAxisTickerLog> logTicker(new QCPAxisTickerLog);
-        mColorScale->axis()->setTicker(logTicker);
-        mColorScale->axis()->setNumberFormat(QStringLiteral("eb"));
-        mColorScale->axis()->setNumberPrecision(0);
-    } else {
-        mColorScale->axis()->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-        mColorScale->axis()->setNumberFormat(QStringLiteral("gb"));
-        mColorScale->axis()->setNumberPrecision(3);
-    }
+    map->setGradient(viridis());
+    setColourScaleType(mColorScale, logColour);
     mColorScale->axis()->setLabel(tr("final %1 — %2").arg(metricTitle(name).toLower(), mRun->currentText()));
     if (std::isfinite(lo))
         mColorScale->setDataRange(QCPRange(lo, hi > lo ? hi : lo * (logColour ? 10 : 1) + (logColour ? 0 : 1)));

@@ -88,7 +88,17 @@ TeachingPanel::TeachingPanel(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    buildPlaybackBar(layout);
+    buildPages(layout);
+    connectPlayback();
+    setNotes(QString());
+    mStatus->setText(tr("Press Record to play the experiment back iteration by iteration."));
+}
 
+/** The playback bar — record, run, quantity; transport, speed, scrubber, iteration — and the
+ *  status line under it. */
+void TeachingPanel::buildPlaybackBar(QVBoxLayout *layout)
+{
     // The playback bar: two groups, on one row when the panel is wide enough, else on two
     // (WrappingBar), so a projector-sized window never needs a horizontal scroll bar for it.
     mBar = new WrappingBar(this);
@@ -144,7 +154,11 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mStatus = new QLabel(this);
     mStatus->setWordWrap(true);
     layout->addWidget(mStatus);
+}
 
+/** The network beside the tabs (state space, message, eavesdropper, frontier, theory, notes). */
+void TeachingPanel::buildPages(QVBoxLayout *layout)
+{
     // The network is not a tab: it stays on screen whichever tab is selected (the Message
     // tab's plot beside the links it explains), and takes the most room.
     mSplit = new QSplitter(Qt::Horizontal, this);
@@ -180,7 +194,11 @@ TeachingPanel::TeachingPanel(QWidget *parent)
     mSplit->setStretchFactor(0, 1);
     mSplit->setStretchFactor(1, 1);
     layout->addWidget(mSplit, 1);
+}
 
+/** Recording, the run and quantity choices, the transport and the edge clicks. */
+void TeachingPanel::connectPlayback()
+{
     connect(mRecord, &QPushButton::clicked, this, &TeachingPanel::record);
     connect(mSession, &TeachingSession::ready, this, &TeachingPanel::onReady);
     connect(mSession, &TeachingSession::failed, this, [this](const QString &m) { mStatus->setText(tr("Recording failed: %1").arg(errorInWords(m))); });
@@ -211,8 +229,6 @@ TeachingPanel::TeachingPanel(QWidget *parent)
             mTabs->setCurrentWidget(mInspector); // the network stays in view beside it
         mStatus->setText(tr("Link %1 → %2 selected: see the Message tab.").arg(from).arg(to));
     });
-    setNotes(QString());
-    mStatus->setText(tr("Press Record to play the experiment back iteration by iteration."));
 }
 
 void TeachingPanel::setExperimentSource(ExperimentSource source)

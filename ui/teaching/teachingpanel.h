@@ -26,6 +26,7 @@ class QSplitter;
 class QTabWidget;
 class QTextBrowser;
 class QToolButton;
+class QVBoxLayout;
 
 namespace dplab {
 
@@ -110,6 +111,9 @@ signals:
     void recorded();
 
 private:
+    void buildPlaybackBar(QVBoxLayout *layout);
+    void buildPages(QVBoxLayout *layout);
+    void connectPlayback();
     void onReady();
     void onIndex(int index);
     void setRun(int run);

@@ -78,6 +78,18 @@ int bestIndex(const std::vector<TuneCandidate> &candidates, bool maximise)
     return best;
 }
 
+/** A read-only table of six columns with `headers`, the last one stretched. */
+QTableWidget *resultTable(QWidget *parent, const QString &name, const QStringList &headers)
+{
+    auto *table = new QTableWidget(0, 6, parent);
+    table->setObjectName(name);
+    table->setHorizontalHeaderLabels(headers);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    return table;
+}
+
 } // namespace
 
 TuneDialog::TuneDialog(ExperimentDocument *document, LiveResults *results, QWidget *parent)
@@ -158,6 +170,44 @@ void TuneDialog::buildForm()
                              this);
     form->addRow(QString(), mCompare);
 
+    QHBoxLayout *buttons = buildButtons();
+
+    mStatus = new QLabel(this);
+    mStatus->setWordWrap(true);
+    mStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    mPlot = new QCustomPlot(this);
+    mPlot->setMinimumHeight(260);
+    mPlot->setToolTip(tr("Click a candidate to draw its metric curves in the live plots"));
+    connect(mPlot, &QCustomPlot::mousePress, this, &TuneDialog::onPlotClicked);
+
+    mTable = resultTable(this, QStringLiteral("tunedRuns"),
+                         {tr("Run"), tr("Best value"), tr("Final metric: mean ± 95 % CI"), tr("Repetitions"),
+                          tr("Candidates"), tr("Note")});
+    mPairs = resultTable(this, QStringLiteral("tunedPairs"),
+                         {tr("Runs"), tr("Mean difference"), tr("Bootstrap 95 %"), tr("Signed-rank p"), tr("Pairs"),
+                          tr("Verdict")});
+    mPairs->hide();
+
+    auto *splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(mPlot);
+    splitter->addWidget(mTable);
+    splitter->addWidget(mPairs);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    splitter->setStretchFactor(2, 1);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(mStatus);
+    layout->addWidget(splitter, 1);
+    updateButtons();
+}
+
+/** Tune, Stop, Apply best, Save results… and Close, connected. */
+QHBoxLayout *TuneDialog::buildButtons()
+{
     mTuneButton = new QPushButton(tr("&Tune"), this);
     mTuneButton->setDefault(true);
     mStopButton = new QPushButton(tr("&Stop"), this);
@@ -187,46 +237,7 @@ void TuneDialog::buildForm()
     auto *close = new QPushButton(tr("Close"), this);
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     buttons->addWidget(close);
-
-    mStatus = new QLabel(this);
-    mStatus->setWordWrap(true);
-    mStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    mPlot = new QCustomPlot(this);
-    mPlot->setMinimumHeight(260);
-    mPlot->setToolTip(tr("Click a candidate to draw its metric curves in the live plots"));
-    connect(mPlot, &QCustomPlot::mousePress, this, &TuneDialog::onPlotClicked);
-
-    mTable = new QTableWidget(0, 6, this);
-    mTable->setObjectName(QStringLiteral("tunedRuns"));
-    mTable->setHorizontalHeaderLabels({tr("Run"), tr("Best value"), tr("Final metric: mean ± 95 % CI"),
-                                       tr("Repetitions"), tr("Candidates"), tr("Note")});
-    mTable->horizontalHeader()->setStretchLastSection(true);
-    mTable->verticalHeader()->hide();
-    mTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mPairs = new QTableWidget(0, 6, this);
-    mPairs->setObjectName(QStringLiteral("tunedPairs"));
-    mPairs->setHorizontalHeaderLabels({tr("Runs"), tr("Mean difference"), tr("Bootstrap 95 %"), tr("Signed-rank p"),
-                                       tr("Pairs"), tr("Verdict")});
-    mPairs->horizontalHeader()->setStretchLastSection(true);
-    mPairs->verticalHeader()->hide();
-    mPairs->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    mPairs->hide();
-
-    auto *splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(mPlot);
-    splitter->addWidget(mTable);
-    splitter->addWidget(mPairs);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 1);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addLayout(buttons);
-    layout->addWidget(mStatus);
-    layout->addWidget(splitter, 1);
-    updateButtons();
+    return buttons;
 }
 
 void TuneDialog::refresh()

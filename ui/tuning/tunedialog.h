@@ -26,6 +26,7 @@
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -95,6 +96,7 @@ signals:
 
 private:
     void buildForm();
+    QHBoxLayout *buildButtons();
     void onParameterChosen();
     void onProgress(int round, qint64 jobs, qint64 budget, const QVector<TuneCandidate> &candidates);
     void onFinished();
