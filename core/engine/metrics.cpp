@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/metrics.h"
+#include "dplab/engine/metricnames.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace dplab {
 
@@ -20,6 +22,27 @@ const std::vector<std::string> &allMetricNames()
 bool isOptInMetric(const std::string &name)
 {
     return name == metric::Residual;
+}
+
+std::string metricDisplayName(const std::string &name)
+{
+    static const std::pair<const char *, const char *> names[] = {
+        {metric::ConsensusError, "Consensus error"},
+        {metric::DistanceToOptimum, "Distance to optimum"},
+        {metric::OptimalityGap, "Optimality gap"},
+        {metric::GradientNorm, "Gradient norm"},
+        {metric::AverageLoss, "Average loss"},
+        {metric::Regret, "Regret"},
+        {metric::Epsilon, "Cumulative ε (max over agents)"},
+        {metric::Bits, "Bits sent"},
+        {metric::TrainAccuracy, "Training accuracy"},
+        {metric::TestAccuracy, "Test accuracy"},
+        {metric::Residual, "Residual"},
+        {metric::AttackError, "Eavesdropper's reconstruction error"}};
+    for (const auto &[key, words] : names)
+        if (name == key)
+            return words;
+    return name;
 }
 
 double consensusError(const Eigen::Ref<const Eigen::MatrixXd> &x)

@@ -4,6 +4,7 @@
 #include "dplab/common/numberformat.h"
 
 #include "dplab/compress/compressor.h"
+#include "dplab/engine/metricnames.h"
 #include "dplab/engine/metrics.h"
 #include "dplab/engine/writers.h"
 #include "dplab/graph/analysis.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -454,19 +456,14 @@ void runSection(std::vector<ReportBlock> &blocks, const Experiment &experiment, 
     blocks.push_back(tableBlock({"key", "parameter", "value"}, params));
 }
 
-/** "final distance to optimum" for the summary's headline column. */
+/** "distance to optimum" (as in "final distance to optimum"): the metric's name in words
+ *  (metricDisplayName, the window's too), lower case. */
 std::string metricWords(const std::string &metric)
 {
-    static const std::vector<std::pair<const char *, const char *>> words = {
-        {metric::DistanceToOptimum, "distance to optimum"}, {metric::OptimalityGap, "optimality gap"},
-        {metric::GradientNorm, "gradient norm"},            {metric::Regret, "regret"},
-        {metric::AverageLoss, "average loss"},              {metric::TestAccuracy, "test accuracy"},
-        {metric::TrainAccuracy, "training accuracy"},       {metric::Residual, "residual"},
-        {metric::ConsensusError, "consensus error"}};
-    for (const auto &[key, text] : words)
-        if (metric == key)
-            return text;
-    return metric;
+    std::string words = metricDisplayName(metric);
+    if (!words.empty() && words != metric)
+        words[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(words[0])));
+    return words;
 }
 
 /** "mean ± std" of the last recorded value of `metric` ("" when the run does not record it). */
@@ -577,7 +574,7 @@ void finalValuesSection(std::vector<ReportBlock> &blocks, const Experiment &expe
         }
         std::vector<Row> rows = {status};
         for (const auto &c : columns) {
-            Row row = {c};
+            Row row = {metricDisplayName(c)};
             for (const auto &run : p.runs)
                 row.push_back(cellText(run, c));
             rows.push_back(std::move(row));
@@ -586,7 +583,7 @@ void finalValuesSection(std::vector<ReportBlock> &blocks, const Experiment &expe
     } else {
         Row head = {experiment.sweep ? experiment.sweep->parameter : std::string("value"), "run", "status"};
         for (const auto &c : columns)
-            head.push_back(c);
+            head.push_back(metricDisplayName(c));
         std::vector<Row> rows;
         for (const auto &p : result.points)
             for (const auto &run : p.runs) {

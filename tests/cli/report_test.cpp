@@ -228,6 +228,29 @@ TEST(CliReport, TwoRunReportPagesAndPlotSizes)
     const int singlePages = pdfPages(quote((single / "report.pdf").string()));
     EXPECT_GE(singlePages, 2);
     EXPECT_LE(singlePages, pages);
+    // The HTML's plots follow --plot-size too: the single-column preset's 336×250 logical pixels,
+    // not the report's own text-width plots.
+    const auto plotSizes = [](const std::filesystem::path &html) {
+        const std::string text = readText(html);
+        std::vector<std::string> sizes;
+        for (std::size_t at = text.find("<img "); at != std::string::npos; at = text.find("<img ", at + 1)) {
+            const std::size_t alt = text.find(" alt=\"", at);
+            const std::size_t width = text.find(" width=\"", at);
+            if (alt == std::string::npos || width == std::string::npos || width > alt)
+                continue;
+            const std::string caption = text.substr(alt + 6, text.find('"', alt + 6) - alt - 6);
+            if (caption.rfind("The communication graph", 0) == 0)
+                continue; // the graph keeps its own size
+            sizes.push_back(text.substr(width + 1, alt - width - 1));
+        }
+        return sizes;
+    };
+    const auto singleSizes = plotSizes(single / "report.html");
+    ASSERT_GE(singleSizes.size(), 3u);
+    for (const std::string &size : singleSizes)
+        EXPECT_EQ(size, "width=\"336\" height=\"250\"");
+    for (const std::string &size : plotSizes(out / "report.html"))
+        EXPECT_NE(size, "width=\"336\" height=\"250\"");
 
     const auto bad = runCli("report " + file + " --out " + quote((dir / "bad").string()) + " --plot-size huge");
     EXPECT_EQ(bad.exitCode, 2);

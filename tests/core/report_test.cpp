@@ -3,11 +3,14 @@
 // per-agent ε / final-values CSV writers.
 #include "../common/ringquadratic.h"
 #include "dplab/common/numberformat.h"
+#include "dplab/engine/metricnames.h"
+#include "dplab/engine/metrics.h"
 #include "dplab/engine/report.h"
 #include "dplab/engine/writers.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -204,11 +207,14 @@ TEST(ReportBlocks, SummaryFirstAndRoundOffSpreadIsZero)
     bool found = false;
     for (std::size_t k = pageBreak; k < blocks.size(); ++k)
         if (blocks[k].kind == ReportBlock::Kind::Table && !blocks[k].header.empty() && blocks[k].header[0] == "metric")
-            for (const auto &row : blocks[k].rows)
-                if (row[0] == "consensus_error") {
+            for (const auto &row : blocks[k].rows) {
+                // Metric names in words, the window's (metricDisplayName), never the raw key.
+                EXPECT_EQ(row[0].find('_'), std::string::npos) << row[0];
+                if (row[0] == "Consensus error") {
                     EXPECT_EQ(row[2], "1e+04 ± 0");
                     found = true;
                 }
+            }
     EXPECT_TRUE(found);
     EXPECT_EQ(spreadAboveRoundOff(1e4, 9.1e-12), 0.0);
     EXPECT_EQ(spreadAboveRoundOff(1e-20, 1e-22), 1e-22); // small, but not round-off
@@ -229,6 +235,27 @@ TEST(ReportCsv, SweepAddsTheValueColumn)
     EXPECT_EQ(eps[0], "run,repetition,value,agent,epsilon");
     const std::string html = reportHtml(ran.experiment, ran.result, {}, ReportInfo{});
     EXPECT_NE(html.find("runs[*].privacy.noise_x"), std::string::npos);
+    // The sweep's final-values table names its metric columns in words too.
+    bool table = false;
+    for (const ReportBlock &b : reportBlocks(ran.experiment, ran.result, ReportInfo()))
+        if (b.kind == ReportBlock::Kind::Table && b.header.size() > 3 && b.header[1] == "run") {
+            table = true;
+            for (std::size_t c = 3; c < b.header.size(); ++c)
+                EXPECT_EQ(b.header[c].find('_'), std::string::npos) << b.header[c];
+            EXPECT_NE(std::find(b.header.begin(), b.header.end(), "Consensus error"), b.header.end());
+        }
+    EXPECT_TRUE(table);
+}
+
+TEST(MetricNames, EveryMetricHasItsNameInWords)
+{
+    for (const std::string &name : allMetricNames()) {
+        const std::string words = metricDisplayName(name);
+        EXPECT_NE(words, name);
+        EXPECT_EQ(words.find('_'), std::string::npos) << words;
+    }
+    EXPECT_EQ(metricDisplayName("distance_to_optimum"), "Distance to optimum");
+    EXPECT_EQ(metricDisplayName("no_such_metric"), "no_such_metric");
 }
 
 } // namespace

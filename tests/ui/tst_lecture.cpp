@@ -9,6 +9,7 @@
 // transport bar and the selected tab's plot (axis rectangle ≥ 200×120 px) are on screen together.
 #include "errorwords.h"
 #include "exporter.h"
+#include "fulltextcombobox.h"
 #include "legendfit.h"
 #include "numbertext.h"
 #include "plotstyle.h"
@@ -176,6 +177,59 @@ QString lectureScreenProblem(MainWindow &window, bool presenting, bool checkTeac
     return QString();
 }
 
+// A combo box or label of `root` that a room could not read whole: a combo narrower than its
+// current text (elided, "Distance to optim…"), a label narrower than its text or shorter than its
+// wrapped lines, or either cut at the side by what holds it. "" when there is none.
+QString clippedControl(QWidget *root)
+{
+    auto cutAtTheSide = [](QWidget *w) { return w->visibleRegion().boundingRect().width() < w->width(); };
+    for (QComboBox *box : root->findChildren<QComboBox *>()) {
+        if (!box->isVisible() || box->visibleRegion().isEmpty() || box->currentText().isEmpty())
+            continue;
+        if (box->width() < FullTextComboBox::fullTextWidth(box) || cutAtTheSide(box))
+            return QStringLiteral("combo box \"%1\" (%2): %3 px wide, its text needs %4")
+                .arg(box->currentText(), box->toolTip().left(40))
+                .arg(box->width())
+                .arg(FullTextComboBox::fullTextWidth(box));
+    }
+    for (QLabel *label : root->findChildren<QLabel *>()) {
+        if (!label->isVisible() || label->visibleRegion().isEmpty() || label->text().isEmpty())
+            continue;
+        const bool tooSmall = label->wordWrap() ? label->height() < label->heightForWidth(label->width())
+                                                : label->width() < label->minimumSizeHint().width();
+        if (tooSmall || cutAtTheSide(label))
+            return QStringLiteral("label \"%1\": %2×%3 px, needs %4 (seen %5 px wide)")
+                .arg(label->text().left(60))
+                .arg(label->width())
+                .arg(label->height())
+                .arg(label->wordWrap() ? label->heightForWidth(label->width()) : label->minimumSizeHint().width())
+                .arg(label->visibleRegion().boundingRect().width());
+    }
+    return QString();
+}
+
+// Two tick labels of `axis` closer than a label's height (vertical axis) or than half their two
+// widths (horizontal axis), as the plot last drew them: "" when none overlap.
+QString crowdedTicks(QCPAxis *axis)
+{
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    const QFontMetricsF metrics(axis->tickLabelFont());
+    for (int i = 1; i < ticks.size() && i < labels.size(); ++i) {
+        const double apart = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        const double need = axis->orientation() == Qt::Vertical
+                                ? metrics.height()
+                                : 0.5 * (metrics.horizontalAdvance(labels[i - 1]) + metrics.horizontalAdvance(labels[i]));
+        if (apart < need)
+            return QStringLiteral("\"%1\" and \"%2\" %3 px apart on a %4 px axis, a label needs %5")
+                .arg(labels[i - 1], labels[i])
+                .arg(apart, 0, 'f', 1)
+                .arg(axis->orientation() == Qt::Vertical ? axis->axisRect()->height() : axis->axisRect()->width())
+                .arg(need, 0, 'f', 1);
+    }
+    return QString();
+}
+
 } // namespace
 
 class TestLecture : public QObject
@@ -202,6 +256,8 @@ private slots:
     void epsilonSaysWhyThereIsNone();
     void plotExportsForPrint();
     void nameShowsItsStart();
+    void nothingIsClippedAt1280x720();
+    void logTickLabelsKeepApart();
 };
 
 void TestLecture::initTestCase()
@@ -359,6 +415,11 @@ void TestLecture::openingAnotherExperimentForgetsTheLastOne()
         QVERIFY(!panel->attackPanel()->plot()->legend->visible());
         QVERIFY(!cursorShown(window));
         QVERIFY(window.runStatus()->stateText() == QStringLiteral("idle"));
+        // While presenting a recording, no live-run read-out ("iteration 0 0 it/s") with no run going.
+        for (QLabel *label : window.statusBar()->findChildren<QLabel *>())
+            QVERIFY2(!label->isVisible() || (!label->text().contains(QStringLiteral("it/s"))
+                                             && !label->text().startsWith(QStringLiteral("iteration"))),
+                     qPrintable(label->text()));
         QVERIFY2(window.height() <= 720, qPrintable(QString::number(window.height())));
     }
     // The frontier tab's own button sweeps the experiment on screen, not a stale one.
@@ -740,6 +801,88 @@ void TestLecture::nameShowsItsStart()
         }
     QCOMPARE(found, 1);
     window.document()->undoStack()->setClean();
+}
+
+void TestLecture::nothingIsClippedAt1280x720()
+{
+    // The results bar read "Distance to optim…" and "max over ag…" at 1280×720; the small live
+    // plots crowded their log-axis labels into one smear. Each teaching preset and the default
+    // one, run, at 100 %; then recorded and presented at 200 %.
+    QStringList presets = kTeachingPresets;
+    presets << MainWindow::defaultPreset() << QStringLiteral(":/presets/paper002-teaching-gossip.json");
+    for (const QString &preset : std::as_const(presets)) {
+        QSettings().remove(QStringLiteral("mainWindow"));
+        MainWindow window;
+        QVERIFY(window.openPreset(preset));
+        window.setGeometry(0, 0, 1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.resetLayout();
+        window.startRun();
+        QTRY_VERIFY_WITH_TIMEOUT(window.hasFinishedRun(), 120000);
+        QCoreApplication::processEvents();
+        QString problem = clippedControl(&window);
+        QVERIFY2(problem.isEmpty(), qPrintable(preset + QStringLiteral(" at 100 %: ") + problem));
+        for (int i = 0; i < PlotPanel::PlotCount; ++i) {
+            MetricPlot *plot = window.plotPanel()->plot(i);
+            plot->replot();
+            plot->replot(); // the ticks follow the axis length the first replot laid out
+            problem = crowdedTicks(plot->yAxis);
+            QVERIFY2(problem.isEmpty(), qPrintable(QStringLiteral("%1, plot %2: %3").arg(preset).arg(i).arg(problem)));
+        }
+
+        TeachingDock *dock = teachingDock(window);
+        dock->show();
+        dock->raise();
+        dock->panel()->record();
+        QTRY_VERIFY_WITH_TIMEOUT(dock->panel()->session()->hasResult() && !dock->panel()->session()->isBusy(), 60000);
+        dock->presentationAction()->trigger();
+        window.setPresentationScale(2.0, false);
+        QCoreApplication::processEvents();
+        QTest::qWait(100); // the presentation size settles through queued re-arrangements
+        problem = clippedControl(&window);
+        QVERIFY2(problem.isEmpty(), qPrintable(preset + QStringLiteral(" presenting at 200 %: ") + problem));
+        dock->presentationAction()->trigger();
+        window.setPresentationScale(1.0, false);
+        window.document()->undoStack()->setClean();
+    }
+}
+
+void TestLecture::logTickLabelsKeepApart()
+{
+    // On the small live plots a log axis over 30 decades drew seven labels in 60 px; a narrow
+    // range (1, 2, 5 × 10^k) crowded too. Fewer ticks on a short axis: neighbours at least a
+    // label's height apart, at any height, and still at least one label.
+    struct Case {
+        double lower, upper;
+    };
+    for (const Case c : {Case{1e-30, 1.0}, Case{0.3, 3.0}, Case{1e-3, 1e3}, Case{2.0, 8.0}})
+        for (int height : {70, 90, 120, 200, 400}) {
+            QCustomPlot plot;
+            plot.resize(300, height);
+            setLogAxis(plot.yAxis, true);
+            plot.yAxis->setRange(c.lower, c.upper);
+            plot.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&plot));
+            plot.replot();
+            plot.replot();
+            const QString where = QStringLiteral("[%1, %2] on %3 px: ").arg(c.lower).arg(c.upper).arg(height);
+            const QString problem = crowdedTicks(plot.yAxis);
+            QVERIFY2(problem.isEmpty(), qPrintable(where + problem));
+            QVERIFY2(!plot.yAxis->tickVector().isEmpty(), qPrintable(where + QStringLiteral("no tick")));
+            if (height >= 400 && c.upper / c.lower >= 100)
+                QVERIFY2(plot.yAxis->tickVector().size() >= 3, qPrintable(where + QString::number(plot.yAxis->tickVector().size())));
+        }
+    // A linear axis of the same small plots keeps its labels apart too.
+    QCustomPlot plot;
+    plot.resize(300, 70);
+    setLogAxis(plot.yAxis, false);
+    plot.yAxis->setRange(0, 9e5);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.replot();
+    plot.replot();
+    QVERIFY2(crowdedTicks(plot.yAxis).isEmpty(), qPrintable(crowdedTicks(plot.yAxis)));
 }
 
 QTEST_MAIN(TestLecture)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "metricnames.h"
 
+#include "dplab/engine/metricnames.h"
 #include "dplab/engine/metrics.h"
 
 #include <QCoreApplication>
@@ -23,29 +24,8 @@ bool is(const QString &metric, const char *name)
 
 QString metricTitle(const QString &metric)
 {
-    if (is(metric, metric::ConsensusError))
-        return tr("Consensus error");
-    if (is(metric, metric::DistanceToOptimum))
-        return tr("Distance to optimum");
-    if (is(metric, metric::OptimalityGap))
-        return tr("Optimality gap");
-    if (is(metric, metric::GradientNorm))
-        return tr("Gradient norm");
-    if (is(metric, metric::AverageLoss))
-        return tr("Average loss");
-    if (is(metric, metric::Regret))
-        return tr("Regret");
-    if (is(metric, metric::Epsilon))
-        return tr("Cumulative ε (max over agents)");
-    if (is(metric, metric::Bits))
-        return tr("Bits sent");
-    if (is(metric, metric::TrainAccuracy))
-        return tr("Training accuracy");
-    if (is(metric, metric::TestAccuracy))
-        return tr("Test accuracy");
-    if (is(metric, metric::Residual))
-        return tr("Residual");
-    return metric;
+    // The names live in core (metricDisplayName), shared with the run report; translated here.
+    return QCoreApplication::translate("Metrics", metricDisplayName(metric.toStdString()).c_str());
 }
 
 QString metricFormula(const QString &metric)

@@ -198,8 +198,10 @@ public:
         QSize htmlSize;                ///< its logical size in the HTML
     };
 
+    /** `plotSize`: each plot's size in the HTML (logical pixels; the PDF lays them out itself). */
     ReportPictures(const Experiment &experiment, const ExperimentResult &result, const QVector<QColor> &colors,
-                   std::shared_ptr<const Experiment> experimentPtr, std::shared_ptr<const ExperimentResult> resultPtr)
+                   std::shared_ptr<const Experiment> experimentPtr, std::shared_ptr<const ExperimentResult> resultPtr,
+                   QSize plotSize)
         : mGraphDoc(&mStack)
         , mPanel(&mLive)
     {
@@ -231,7 +233,7 @@ public:
         fillLiveResults(&mLive, experiment, result);
         mPanel.setRunColors(colors);
         mPanel.showOutcome(result);
-        const QSize htmlSize = ReportWriter::htmlPlotSize();
+        const QSize htmlSize = plotSize;
         mPanel.resize(htmlSize.width(), 2 * htmlSize.height());
         const QString at = experiment.sweep && mLive.pointCount() > 1
                                ? QStringLiteral(" (at %1 = %2)").arg(mLive.sweepParameter(), mLive.pointLabels().value(0))
@@ -343,7 +345,9 @@ bool ReportWriter::write(const QString &dir, QString *error)
         insertCompareTuned(blocks, std::move(*tuned));
     }
     const std::string title = mExperiment->name.empty() ? std::string("DPLab experiment") : mExperiment->name;
-    const ReportPictures pictures(*mExperiment, *mResult, mColors, mExperiment, mResult);
+    // The HTML's plots follow --plot-size as the PDF's do (the preset's size), else the report's own.
+    const ReportPictures pictures(*mExperiment, *mResult, mColors, mExperiment, mResult,
+                                  mPlotPreset.isEmpty() ? htmlPlotSize() : mPlotPreset);
 
     // report.html: self-contained, PNG pictures at 2× for print.
     mCaptions.clear();

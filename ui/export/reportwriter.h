@@ -42,9 +42,9 @@ public:
      *  "Compare tuned" section (dplab/engine/reporttuning.h). Null: none. */
     void setTuning(const Json &best) { mTuning = best; }
 
-    /** The PDF's plots in the proportions of a plot export preset ("single", "double", "slide"
-     *  of plotExportSizes(); "" the report's own: the text width, three a page). False for an
-     *  unknown name. */
+    /** The plots in the size of a plot export preset ("single", "double", "slide" of
+     *  plotExportSizes()): the PDF's in its proportions, the HTML's at its size; "" the report's
+     *  own (the text width, three a page; htmlPlotSize() in the HTML). False for an unknown name. */
     bool setPlotSize(const QString &key);
 
     /** Writes DIR/report.html and DIR/report.pdf (creating DIR), each atomically. */

@@ -8,6 +8,7 @@
 #include "metricplot.h"
 #include "presentationscale.h"
 #include "exporter.h"
+#include "fulltextcombobox.h"
 
 #include "dplab/engine/metrics.h"
 #include "dplab/engine/runner.h"
@@ -36,11 +37,11 @@ namespace dplab {
 PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     : QWidget(parent)
     , mResults(results)
-    , mXAxis(new QComboBox(this))
-    , mAccuracy(new QComboBox(this))
-    , mEpsilonMode(new QComboBox(this))
+    , mXAxis(new FullTextComboBox(this))
+    , mAccuracy(new FullTextComboBox(this))
+    , mEpsilonMode(new FullTextComboBox(this))
     , mPointLabel(new QLabel(tr("Sweep value"), this))
-    , mPoint(new QComboBox(this))
+    , mPoint(new FullTextComboBox(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 4);
@@ -48,7 +49,7 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     // The bar: two groups side by side, or the second under the first when the panel is too
     // narrow for one row (WrappingBar) — its width must not set the window's minimum (at
     // presentation size one row was wider than a 1400-pixel window, squeezing the docks).
-    mBar = new WrappingBar(this);
+    mBar = new WrappingBar(this, 3);
     auto *bar = mBar->group(0);
     bar->addWidget(new QLabel(tr("x axis"), this));
     mXAxis->addItem(tr("iteration"));
@@ -59,32 +60,36 @@ PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     bar->addWidget(new QLabel(tr("Accuracy plot"), this));
     mAccuracy->setToolTip(tr("The metric of the second plot (those the runs record)"));
     bar->addWidget(mAccuracy);
-    bar->addSpacing(12);
+    bar->addStretch(1);
+    // ε opens the second group: at 1280×720 the two rows hold every choice in full.
+    bar = mBar->group(1);
     bar->addWidget(new QLabel(tr("ε"), this));
     mEpsilonMode->addItem(tr("max over agents"));
     mEpsilonMode->addItem(tr("max + per agent"));
     mEpsilonMode->setToolTip(tr("Cumulative ε: the network's value (max over agents), or also every agent's "
                                 "own ε as thin lines (local DP: each agent has its own budget)"));
     bar->addWidget(mEpsilonMode);
-    bar = mBar->group(1);
-    bar->addWidget(mPointLabel);
-    bar->addWidget(mPoint);
+    bar->addSpacing(12);
     auto *reset = new QPushButton(tr("Reset views"), this);
     reset->setToolTip(tr("Fit every plot to its data and follow new data (double-click a plot for one)"));
-    bar->addWidget(reset);
+    bar->addWidget(reset, 1);
     auto *exportButton = new QPushButton(tr("Export…"), this);
     exportButton->setToolTip(tr("Save every plot as PNG, SVG or PDF"));
-    bar->addWidget(exportButton);
+    bar->addWidget(exportButton, 1);
+    // The sweep value (often long: `graph.generator = {"nodes":16,…}`) on a row of its own when
+    // the others leave it too little room.
+    bar = mBar->group(2);
+    bar->addWidget(mPointLabel);
+    bar->addWidget(mPoint);
     layout->addWidget(mBar);
 
-    // The choices shrink to a few characters (a sweep value such as `graph.generator =
-    // {"nodes":16,…}` made the bar wider than a projector) and share the spare width, so at
-    // full size nothing is elided; an open list shows the whole text.
-    for (QComboBox *box : {mXAxis, mAccuracy, mEpsilonMode, mPoint}) {
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(box == mPoint ? 10 : 6);
-        (box == mPoint ? mBar->group(1) : mBar->group(0))->setStretchFactor(box, box == mPoint ? 3 : 1);
-    }
+    // The choices ask for their whole text (FullTextComboBox) and the bar wraps to two rows
+    // before it squeezes them, so at 1280×720 none is elided; they can still shrink to a few
+    // characters (a sweep value such as `graph.generator = {"nodes":16,…}` made the bar wider
+    // than a projector) without setting the window's minimum; an open list shows the whole text.
+    mPoint->setMinimumContentsLength(10);
+    mBar->group(2)->setStretchFactor(mPoint, 1);
+    mBar->setWrapBeforeShrinking(true);
     connect(PresentationScale::instance(), &PresentationScale::changed, this,
             [this] { QTimer::singleShot(0, mBar, &WrappingBar::arrange); });
 

@@ -3,7 +3,7 @@
 // Shared axis styling for DPLab's plots: a log axis gets power-of-ten ticks (QCPAxisTickerLog,
 // "10⁻³" labels) when its range spans two decades or more, and plain ticks with short labels
 // when it spans less (a log ticker on a narrow range repeats or crowds its labels). The choice
-// follows the range as the user zooms.
+// follows the range as the user zooms; the number of ticks follows the axis' length.
 //
 // Threading: GUI thread.
 #pragma once
@@ -24,9 +24,11 @@ inline constexpr double kLargestPlotted = 1e240;
 
 /** Tickers whose labels keep the exponent mark 'e' under every locale, so that the number
  *  formats "eb" and "gb" draw 10⁻¹ (a German locale writes "1E-01", which QCustomPlot shows as
- *  it is). Every plot of the window takes its tickers from here. */
-QSharedPointer<QCPAxisTicker> makeTicker();
-QSharedPointer<QCPAxisTickerLog> makeLogTicker();
+ *  it is). Every plot of the window takes its tickers from here. Given the axis they will tick,
+ *  they fit their labels to its length: fewer ticks on a short axis, never two labels closer
+ *  than a label's height (vertical) or width (horizontal) plus half a line. */
+QSharedPointer<QCPAxisTicker> makeTicker(QCPAxis *axis = nullptr);
+QSharedPointer<QCPAxisTickerLog> makeLogTicker(QCPAxis *axis = nullptr);
 
 /** Makes `axis` logarithmic or linear and keeps its ticker suited to its range. */
 void setLogAxis(QCPAxis *axis, bool logarithmic);

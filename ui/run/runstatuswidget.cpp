@@ -14,6 +14,7 @@
 #include <QProgressBar>
 #include <QTimer>
 
+#include <algorithm>
 #include <cmath>
 
 namespace dplab {
@@ -108,17 +109,31 @@ void RunStatusWidget::refresh()
         // rate then, not the previous run's.
         mSpeed = elapsed > 0 ? done * 1000.0 / double(elapsed) : 0.0;
     }
-    mIteration->setText(tr("iteration %1").arg(mResults->latestIteration()));
-    mSpeedLabel->setText(
-        tr("%1 it/s").arg(mSpeed >= 100 ? QString::number(qint64(mSpeed)) : QString::number(mSpeed, 'g', 3)));
-    mElapsed->setText(formatElapsed(elapsed));
+    // Only what there is: no run going and none shown (a new experiment, a teaching recording
+    // being presented) reads "idle" alone, not "iteration 0 0 it/s 0.0 s ε —"; results opened
+    // from a folder have iterations but no rate or time.
+    const bool active = mController->isActive();
+    const bool timed = active || elapsed > 0;
+    const bool shown = timed || mResults->latestIteration() > 0;
+    mIteration->setText(shown ? tr("iteration %1").arg(mResults->latestIteration()) : QString());
+    mSpeedLabel->setText(timed ? tr("%1 it/s").arg(mSpeed >= 100 ? QString::number(qint64(mSpeed))
+                                                                 : QString::number(mSpeed, 'g', 3))
+                               : QString());
+    mElapsed->setText(timed ? formatElapsed(elapsed) : QString());
     const double epsilon = mResults->latestMax(QLatin1String(metric::Epsilon));
-    mEpsilon->setText(epsilonStatusText(epsilon));
-    mEpsilon->setToolTip(epsilonExplanation(epsilon));
+    mEpsilon->setText(shown ? epsilonStatusText(epsilon) : QString());
+    mEpsilon->setToolTip(shown ? epsilonExplanation(epsilon) : QString());
     const QString style = isVacuousEpsilon(epsilon) ? QStringLiteral("color: #9a6700; font-weight: bold;") : QString();
     if (mEpsilon->styleSheet() != style)
         mEpsilon->setStyleSheet(style);
     mProgress->setValue(total > 0 ? int(1000.0 * double(done) / double(total)) : 0);
+    for (QLabel *label : {mIteration, mEpsilon})
+        label->setVisible(shown);
+    // A read-out is never cut ("ε 100 (max) ⚠ vacuous" lost its end beside a long message).
+    for (QLabel *label : {mIteration, mSpeedLabel, mElapsed, mEpsilon, mState})
+        label->setMinimumWidth(std::max(90, label->sizeHint().width()));
+    for (QWidget *widget : std::initializer_list<QWidget *>{mSpeedLabel, mElapsed, mProgress})
+        widget->setVisible(timed);
     QString state;
     switch (mController->state()) {
     case RunController::State::Idle: {

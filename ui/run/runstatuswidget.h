@@ -2,7 +2,8 @@
 //
 // RunStatusWidget: the run read-out of the status bar — iteration, iterations per second,
 // elapsed time, current cumulative ε, progress and the run state — refreshed four times a
-// second while a run is active and on every state change.
+// second while a run is active and on every state change. With no run going and none shown
+// only the state ("idle") is there; results opened from a folder show their iteration and ε.
 //
 // Threading: GUI thread.
 #pragma once
@@ -27,9 +28,9 @@ public:
 
     /** The run state text ("idle", "running", "finished", …). */
     QString stateText() const;
-    /** The ε read-out as shown. */
+    /** The ε read-out as shown ("" when hidden). */
     QString epsilonText() const;
-    /** The iteration read-out as shown. */
+    /** The iteration read-out as shown ("" when hidden). */
     QString iterationText() const;
 
 public slots:

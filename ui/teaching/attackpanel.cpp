@@ -99,7 +99,7 @@ AttackPanel::AttackPanel(QWidget *parent) : QWidget(parent), mDemo(new TeachingS
     mPlot->xAxis->setLabel(tr("iteration"));
     mPlot->yAxis->setLabel(tr("reconstruction error (relative)"));
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->yAxis->setTicker(makeLogTicker());
+    mPlot->yAxis->setTicker(makeLogTicker(mPlot->yAxis));
     mPlot->legend->setVisible(true);
     leftLayout->addWidget(mPlot, 1);
     mTable = new QTableWidget(0, 3, left);

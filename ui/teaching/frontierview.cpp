@@ -85,7 +85,7 @@ FrontierView::FrontierView(QWidget *parent) : QWidget(parent)
     mPlot->setMinimumHeight(140); // the tab fits beside the network at 1280×720, 200 %
     mPlot->xAxis->setLabel(tr("target ε (log scale)"));
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->xAxis->setTicker(makeLogTicker());
+    mPlot->xAxis->setTicker(makeLogTicker(mPlot->xAxis));
     mPlot->legend->setVisible(true);
     layout->addWidget(mPlot, 1);
     connect(mSweep, &QPushButton::clicked, this, [this] {
@@ -127,7 +127,7 @@ void FrontierView::reset()
     mPlot->clearPlottables();
     mPlot->clearItems();
     mPlot->yAxis->setScaleType(QCPAxis::stLinear);
-    mPlot->yAxis->setTicker(makeTicker());
+    mPlot->yAxis->setTicker(makeTicker(mPlot->yAxis));
     mPlot->yAxis->setLabel(QString());
     mPlot->xAxis->setRange(0.1, 100);
     mPlot->yAxis->setRange(0, 1);
@@ -334,9 +334,9 @@ void FrontierView::replotFrontier()
     const bool logY = positive && lo > 0 && hi / lo > 50;
     mPlot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (logY)
-        mPlot->yAxis->setTicker(makeLogTicker());
+        mPlot->yAxis->setTicker(makeLogTicker(mPlot->yAxis));
     else
-        mPlot->yAxis->setTicker(makeTicker());
+        mPlot->yAxis->setTicker(makeTicker(mPlot->yAxis));
     mPlot->yAxis->setLabel(tr("final %1 (mean ± std)").arg(metricTitle(metric()).toLower()));
     mPlot->rescaleAxes();
     const double pad = logY ? 1.0 : 0.05 * std::max(1e-12, hi - lo);

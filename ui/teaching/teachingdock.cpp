@@ -10,6 +10,7 @@
 #include "messageinspector.h"
 #include "playbackcontroller.h"
 #include "playbackview.h"
+#include "statespaceview.h"
 #include "teachingpanel.h"
 #include "theoryview.h"
 #include "presentationscale.h"
@@ -145,8 +146,14 @@ void TeachingDock::showTab(const QString &tab)
     show();
     raise();
     auto connection = std::make_shared<QMetaObject::Connection>();
-    *connection = connect(mPanel, &TeachingPanel::recorded, this, [this, tab, connection] {
+    *connection = connect(mPanel, &TeachingPanel::recorded, this, [this, requested = tab, connection] {
         disconnect(*connection);
+        // Beside the network: the state space, or — when the decisions are not 2-D and it would be
+        // an empty plot with a note in front of the room — the first link's messages.
+        const bool known = QStringList{QStringLiteral("message"), QStringLiteral("eavesdropper"), QStringLiteral("frontier"),
+                                       QStringLiteral("theory"), QStringLiteral("notes")}
+                               .contains(requested);
+        const QString tab = !known && !mPanel->stateSpace()->applies() ? QStringLiteral("message") : requested;
         QTabWidget *tabs = mPanel->tabs();
         const int count = mPanel->controller()->count();
         mPanel->controller()->setIndex(std::min(count - 1, std::max(1, count / 8)));

@@ -5,6 +5,7 @@
 #include "attackpanel.h"
 #include "errorwords.h"
 #include "frontierview.h"
+#include "fulltextcombobox.h"
 #include "messageinspector.h"
 #include "playbackcontroller.h"
 #include "playbackview.h"
@@ -109,15 +110,16 @@ void TeachingPanel::buildPlaybackBar(QVBoxLayout *layout)
     mRecord->setToolTip(tr("Run the experiment once keeping every iteration and every message, for playback "
                            "(one repetition; long runs are cut to their first iterations)."));
     setup->addWidget(mRecord);
-    mRun = new QComboBox(this);
+    mRun = new FullTextComboBox(this); // the whole run name where there is room
     mRun->setToolTip(tr("The run the network, state space and message views show."));
     mRun->setMinimumContentsLength(14);
-    mRun->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    setup->addWidget(mRun, 1);
-    mQuantity = new QComboBox(this);
+    setup->addWidget(mRun); // no stretch factor: it would split the room equally, not by need
+    auto *quantity = new FullTextComboBox(this);
+    quantity->setFitCurrentText(true); // "Consensus deviation ‖x_i − x̄‖" takes room only when chosen
+    mQuantity = quantity;
     mQuantity->addItems(TeachingSession::quantityNames());
     mQuantity->setToolTip(tr("What colours the agents."));
-    setup->addWidget(mQuantity, 1);
+    setup->addWidget(mQuantity);
     mBack = new QToolButton(this);
     mBack->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
     mBack->setToolTip(tr("Step back one iteration"));

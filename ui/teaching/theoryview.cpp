@@ -213,9 +213,9 @@ void TheoryView::refresh()
     mNote->setText(note);
     mNote->setToolTip(note); // the whole note, when its lines are more than the page shows
     mPlot->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->xAxis->setTicker(makeLogTicker());
+    mPlot->xAxis->setTicker(makeLogTicker(mPlot->xAxis));
     mPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
-    mPlot->yAxis->setTicker(makeLogTicker());
+    mPlot->yAxis->setTicker(makeLogTicker(mPlot->yAxis));
     mPlot->yAxis->setLabel(metricTitle(this->metric()));
     if (lo <= hi) {
         mPlot->xAxis->setRange(1, last * 1.2);
