@@ -48,6 +48,30 @@ class Statistics(unittest.TestCase):
         self.assertEqual(c["better"], "a")
         self.assertAlmostEqual(c["mean_difference"], -0.5)
 
+    def test_slopes(self):
+        xs = [1000.0, 2000.0, 4000.0, 8000.0]
+        self.assertAlmostEqual(reproduce.log_log_slope(xs, [x ** -2.0 for x in xs]), -2.0)
+        # Repetitions that all decay like x^-1 (different constants): the slope of the mean is
+        # -1 and every bootstrap resample gives -1 too; the same call gives the same interval.
+        reps = [[c * x ** -1.0 for x in xs] for c in (1.0, 2.0, 3.0, 5.0, 8.0)]
+        b = reproduce.bootstrap_slope(xs, reps)
+        self.assertAlmostEqual(b["slope"], -1.0)
+        self.assertAlmostEqual(b["ci_low"], -1.0)
+        self.assertAlmostEqual(b["ci_high"], -1.0)
+        noisy = [[c * x ** -1.0 * (1 + 0.1 * ((k + i) % 3 - 1)) for i, x in enumerate(xs)]
+                 for k, c in enumerate((1.0, 2.0, 3.0, 5.0, 8.0))]
+        self.assertEqual(reproduce.bootstrap_slope(xs, noisy), reproduce.bootstrap_slope(xs, noisy))
+        b = reproduce.bootstrap_slope(xs, noisy)
+        self.assertLess(b["ci_low"], b["slope"])
+        self.assertGreater(b["ci_high"], b["slope"])
+
+    def test_threshold_crossing(self):
+        series = {"iteration": [0, 5, 10, 15], "residual": [1.0, 1e-9, 1e-10, 1e-11], "bits": [0, 50, 100, 150]}
+        self.assertEqual(reproduce.first_below(series, "residual", 1e-8), (5, 50, True))
+        # Reached only at the last record: never reached (its own last iterate is the reference).
+        late = {"iteration": [0, 5, 10], "residual": [1.0, 1.0, 0.0], "bits": [0, 50, 100]}
+        self.assertEqual(reproduce.first_below(late, "residual", 1e-8), (10, 100, False))
+
     def test_numbers_for_people(self):
         self.assertEqual(reproduce.sig(0.023912), "0.0239")
         self.assertEqual(reproduce.sig(1.7389e7), "1.74e7")

@@ -6,7 +6,8 @@
 //    steady state;
 //  - Corollary 1's step bound (with the appendix c42) against the bound of [45] (Corollary 2) on
 //    the same instance (the paper's Remark 1 reports 1.2e-3 vs 1.1e-5 on its own instance).
-// Results are recorded in docs/paper003-results.md §3.
+// Results are recorded in docs/paper003-results.md §3: each measured number is printed on a line
+// "reproduce: KEY VALUE…", which scripts/reproduce.py (claim p003-theory) reads.
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/paper003theory.h"
 #include "dplab/engine/experiment.h"
@@ -20,6 +21,8 @@
 #include <limits>
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <vector>
 
 namespace dplab {
 namespace {
@@ -77,12 +80,24 @@ double theorem3StepBound(const Instance &s)
     return std::min({bounds[0], bounds[1], bounds[2]});
 }
 
-/** Mean over repetitions and the last `window` iterations of Σ_i ‖x_i − x*‖². */
-double empiricalSteadyState(const Instance &s, long long window)
+/** One line "reproduce: KEY v1 v2 …" for scripts/reproduce.py (full precision). */
+void reproduce(const std::string &key, const std::vector<double> &values)
 {
-    double sum = 0;
-    long long count = 0;
+    std::cerr << "reproduce: " << key;
+    std::cerr.precision(17);
+    for (double v : values)
+        std::cerr << " " << v;
+    std::cerr << "\n";
+    std::cerr.precision(6);
+}
+
+/** Per repetition: the mean over the last `window` iterations of Σ_i ‖x_i − x*‖². */
+std::vector<double> empiricalSteadyState(const Instance &s, long long window)
+{
+    std::vector<double> out;
     for (int rep = 0; rep < s.e.repetitions; ++rep) {
+        double sum = 0;
+        long long count = 0;
         RunContext ctx = makeRunContext(s.e, 0, rep);
         auto algo = s.e.runs[0].algorithm->create();
         EXPECT_TRUE(algo->reset(ctx));
@@ -93,8 +108,9 @@ double empiricalSteadyState(const Instance &s, long long window)
                 ++count;
             }
         }
+        out.push_back(sum / static_cast<double>(count));
     }
-    return sum / static_cast<double>(count);
+    return out;
 }
 
 TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists)
@@ -105,20 +121,29 @@ TEST(Paper003Theory, ThetaOfEquation31BoundsTheEmpiricalSteadyStateWhereItExists
         const Instance s = instance(0.3, 0.9, 0.01, 1, 1);
         const Paper003SteadyState state = paper003SteadyState(constants(s, b), 0.01);
         std::cerr << "alpha = 0.01: rho(A) = " << state.rhoA << " (mu " << s.mu << ", L " << s.L << ")\n";
+        reproduce("steady.preset_alpha.rho_a", {state.rhoA});
         EXPECT_GE(state.rhoA, 1.0);
         EXPECT_EQ(state.theta, std::numeric_limits<double>::infinity());
     }
     // A step small enough for ρ(A) < 1: θ is finite, grows with ρ_w, scales as ρ(W_o)², and lies
-    // above the measured steady state.
+    // above the measured steady state (a mean over 10 repetitions).
     for (double rhoWo : {0.1, 0.3}) {
         // 0.9 × Theorem 3's step bound on this instance.
         const Instance probe = instance(rhoWo, 0.9, 0.01, 1, 1);
         const double alpha = 0.9 * theorem3StepBound(probe);
         const long long iterations = std::min<long long>(400000, static_cast<long long>(8.0 / (alpha * probe.mu)));
-        const Instance s = instance(rhoWo, 0.9, alpha, iterations, 2);
+        const Instance s = instance(rhoWo, 0.9, alpha, iterations, 10);
         const Paper003SteadyState state = paper003SteadyState(constants(s, b), alpha);
         ASSERT_LT(state.rhoA, 1.0);
-        const double measured = empiricalSteadyState(s, iterations / 4);
+        const std::vector<double> perRepetition = empiricalSteadyState(s, iterations / 4);
+        double measured = 0;
+        for (double v : perRepetition)
+            measured += v / static_cast<double>(perRepetition.size());
+        const std::string key = "steady.rho_wo_" + std::to_string(static_cast<int>(std::lround(rhoWo * 10)));
+        reproduce(key + ".theta", {state.theta});
+        reproduce(key + ".alpha", {alpha});
+        reproduce(key + ".iterations", {static_cast<double>(iterations)});
+        reproduce(key + ".measured", perRepetition);
         std::cerr << "alpha = " << alpha << ", rho(W_o) = " << rhoWo << ": rho(A) = " << state.rhoA
                   << ", theta = " << state.theta << ", measured E||x - 1x*||^2 = " << measured << "\n";
         EXPECT_GT(state.theta, measured);
@@ -150,24 +175,29 @@ TEST(Paper003Theory, ThetaMatchesTheSystemSolvedByHand)
 }
 
 /** Mean over repetitions of Σ_i ‖x_i(k) − x*‖² (or ‖x̄_k − x*‖² with `mean`) at each k of `at`
- *  (ascending). */
-std::vector<double> meanSquaredErrorAt(const Instance &s, const std::vector<long long> &at, bool mean = false)
+ *  (ascending); each repetition's values are printed for scripts/reproduce.py under `key`. */
+std::vector<double> meanSquaredErrorAt(const Instance &s, const std::vector<long long> &at, const std::string &key,
+                                       bool mean = false)
 {
     std::vector<double> sum(at.size(), 0.0);
+    reproduce(key + ".k", std::vector<double>(at.begin(), at.end()));
     for (int rep = 0; rep < s.e.repetitions; ++rep) {
         RunContext ctx = makeRunContext(s.e, 0, rep);
         auto algo = s.e.runs[0].algorithm->create();
         EXPECT_TRUE(algo->reset(ctx));
         std::size_t next = 0;
+        std::vector<double> repetition;
         for (long long k = 0; next < at.size(); ++k) {
             if (k == at[next]) {
                 const Eigen::MatrixXd &x = algo->decisions();
-                sum[next] += mean ? (x.colwise().mean().transpose() - s.xstar).squaredNorm()
-                                  : (x.rowwise() - s.xstar.transpose()).squaredNorm();
+                repetition.push_back(mean ? (x.colwise().mean().transpose() - s.xstar).squaredNorm()
+                                          : (x.rowwise() - s.xstar.transpose()).squaredNorm());
+                sum[next] += repetition.back();
                 ++next;
             }
             algo->step();
         }
+        reproduce(key + ".repetition", repetition);
     }
     for (double &v : sum)
         v /= s.e.repetitions;
@@ -200,7 +230,7 @@ TEST(Paper003Theory, CaseOneErrorDecaysLikeTheNoiseFactorSquared)
     for (double q : {0.25, 0.5, 1.0}) {
         const Instance s = instance(0.3, 0.9, 0.01, at.back() + 1, 40,
                                     Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", m}, {"p", q}});
-        const std::vector<double> e = meanSquaredErrorAt(s, at);
+        const std::vector<double> e = meanSquaredErrorAt(s, at, "case1.q_" + std::to_string(static_cast<int>(q * 100)));
         const double slope = logLogSlope(at, e, m);
         std::cerr << "q = " << q << ": E||x_k - 1x*||^2 at k = 1000 ... 16000:";
         for (double v : e)
@@ -225,7 +255,9 @@ TEST(Paper003Theory, CaseTwoMeanErrorDecaysAtLeastAtTheoremOnesRate)
                                     Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", m}, {"p", q}},
                                     Json{{"type", "polynomial"}, {"a", 150.0}, {"t0", m}, {"p", p}});
         ASSERT_GT(0.01 * 150.0 * s.mu, std::min(2 * q - p, 2 * p));
-        const std::vector<double> e = meanSquaredErrorAt(s, at, true);
+        const std::vector<double> e = meanSquaredErrorAt(
+            s, at, "case2.p_" + std::to_string(static_cast<int>(p * 100)) + ".q_" + std::to_string(static_cast<int>(q * 100)),
+            true);
         const double slope = logLogSlope(at, e, m), theory = -std::min(2 * q - p, 2 * p);
         std::cerr << "p = " << p << ", q = " << q << ": E||xbar_k - x*||^2 at k = 2000 ... 32000:";
         for (double v : e)
@@ -256,6 +288,9 @@ TEST(Paper003Theory, CorollaryOneStepBoundExceedsTheBoundOfReference45)
                       + 10 * std::pow(L, 4) * dI2 / mu;
     const double d3 = mu * n * tw * tw / 18;
     const double pu = std::min({1 / (mu + L), tw / (4 * std::sqrt(3.0) * L * dI), std::sqrt(2 * d3 / (d2 + std::sqrt(d2 * d2 + 4 * d1 * d3)))});
+    reproduce("corollary1.step_bound", {ours});
+    reproduce("corollary1.step_bound_rederived", {oursRederived});
+    reproduce("corollary1.reference45", {pu});
     std::cerr << "Corollary 1: " << ours << " (c41 with 1/mu^2: " << oursRederived << "), [45]: " << pu
               << ", ratio " << ours / pu << "\n";
     EXPECT_GT(ours, pu);
