@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/algo/mixing.h"
 
+#include "dplab/algo/mixkernel.h"
+
 #include <cassert>
 
 namespace dplab {
@@ -23,11 +25,19 @@ Mixer::Mixer(const Eigen::MatrixXd &w)
 void Mixer::mix(const Eigen::Ref<const Eigen::MatrixXd> &own, const Eigen::Ref<const Eigen::MatrixXd> &sent,
                 Eigen::Ref<Eigen::MatrixXd> out) const
 {
-    if (mDense.size() > 0)
+    if (mDense.size() > 0) {
         out.noalias() = mDense * sent;
-    else
-        out.noalias() = mOffDiagonal * sent;
-    out += mDiagonal.asDiagonal() * own;
+        out += mDiagonal.asDiagonal() * own;
+        return;
+    }
+    // The sparse product and the diagonal term in one dispatched pass, with the bits of
+    // `out = offDiagonal * sent; out += diag(W) own` (dplab/algo/mixkernel.h).
+    assert(own.rows() == size() && sent.rows() == size() && out.rows() == size() && own.cols() == sent.cols()
+           && out.cols() == sent.cols() && "Mixer::mix: shapes");
+    const kernels::SparseRows rows{mOffDiagonal.rows(), mOffDiagonal.outerIndexPtr(), mOffDiagonal.innerIndexPtr(),
+                                   mOffDiagonal.valuePtr()};
+    kernels::sparseMix(rows, mDiagonal.data(), {own.data(), own.outerStride()}, {sent.data(), sent.outerStride()},
+                       sent.cols(), out.data(), out.outerStride());
 }
 
 void Mixer::apply(const Eigen::Ref<const Eigen::MatrixXd> &x, Eigen::Ref<Eigen::MatrixXd> out) const
