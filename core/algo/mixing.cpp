@@ -25,13 +25,18 @@ Mixer::Mixer(const Eigen::MatrixXd &w)
 void Mixer::mix(const Eigen::Ref<const Eigen::MatrixXd> &own, const Eigen::Ref<const Eigen::MatrixXd> &sent,
                 Eigen::Ref<Eigen::MatrixXd> out) const
 {
-    if (mDense.size() > 0) {
-        out.noalias() = mDense * sent;
+    // Sparse graphs on a CPU with AVX2: the sparse product and the diagonal term in one pass of
+    // the kernel, which gives the bits of the Eigen expressions below (dplab/algo/mixkernel.h).
+    // Its SSE2 version gives the same bits too, but is not faster than Eigen's scalar loop
+    // (docs/benchmarks.md), so SSE2 keeps Eigen.
+    if (mDense.size() > 0 || simd::activeIsa() != simd::Isa::Avx2) {
+        if (mDense.size() > 0)
+            out.noalias() = mDense * sent;
+        else
+            out.noalias() = mOffDiagonal * sent;
         out += mDiagonal.asDiagonal() * own;
         return;
     }
-    // The sparse product and the diagonal term in one dispatched pass, with the bits of
-    // `out = offDiagonal * sent; out += diag(W) own` (dplab/algo/mixkernel.h).
     assert(own.rows() == size() && sent.rows() == size() && out.rows() == size() && own.cols() == sent.cols()
            && out.cols() == sent.cols() && "Mixer::mix: shapes");
     const kernels::SparseRows rows{mOffDiagonal.rows(), mOffDiagonal.outerIndexPtr(), mOffDiagonal.innerIndexPtr(),
