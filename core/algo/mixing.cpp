@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/algo/mixing.h"
 
+#include "dplab/algo/mixkernel.h"
+
 #include <cassert>
 
 namespace dplab {
@@ -23,11 +25,24 @@ Mixer::Mixer(const Eigen::MatrixXd &w)
 void Mixer::mix(const Eigen::Ref<const Eigen::MatrixXd> &own, const Eigen::Ref<const Eigen::MatrixXd> &sent,
                 Eigen::Ref<Eigen::MatrixXd> out) const
 {
-    if (mDense.size() > 0)
-        out.noalias() = mDense * sent;
-    else
-        out.noalias() = mOffDiagonal * sent;
-    out += mDiagonal.asDiagonal() * own;
+    // Sparse graphs on a CPU with AVX2: the sparse product and the diagonal term in one pass of
+    // the kernel, which gives the bits of the Eigen expressions below (dplab/algo/mixkernel.h).
+    // Its SSE2 version gives the same bits too, but is not faster than Eigen's scalar loop
+    // (docs/benchmarks.md), so SSE2 keeps Eigen.
+    if (mDense.size() > 0 || simd::activeIsa() != simd::Isa::Avx2) {
+        if (mDense.size() > 0)
+            out.noalias() = mDense * sent;
+        else
+            out.noalias() = mOffDiagonal * sent;
+        out += mDiagonal.asDiagonal() * own;
+        return;
+    }
+    assert(own.rows() == size() && sent.rows() == size() && out.rows() == size() && own.cols() == sent.cols()
+           && out.cols() == sent.cols() && "Mixer::mix: shapes");
+    const kernels::SparseRows rows{mOffDiagonal.rows(), mOffDiagonal.outerIndexPtr(), mOffDiagonal.innerIndexPtr(),
+                                   mOffDiagonal.valuePtr()};
+    kernels::sparseMix(rows, mDiagonal.data(), {own.data(), own.outerStride()}, {sent.data(), sent.outerStride()},
+                       sent.cols(), out.data(), out.outerStride());
 }
 
 void Mixer::apply(const Eigen::Ref<const Eigen::MatrixXd> &x, Eigen::Ref<Eigen::MatrixXd> out) const

@@ -21,6 +21,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -62,18 +65,12 @@ public:
 
 // --- top-k -----------------------------------------------------------------------------------
 
-// Scratch for the index selection, reused across calls on the same thread so that compress()
-// does not allocate in the hot loop once it has seen the largest d. Holds no state between
-// calls (it is overwritten before every use), so the compressor stays immutable.
+// Scratch for the selection, reused across calls on the same thread so that compress() does not
+// allocate in the hot loop once it has seen the largest d. Holds no state between calls (it is
+// overwritten before every use), so the compressor stays immutable.
 struct TopKScratch {
-    /** |x_i| (NaN as +∞) next to i, so that the selection compares contiguous keys instead of
-     *  recomputing magnitudes through an index. */
-    struct Entry {
-        double magnitude;
-        Eigen::Index index;
-    };
-    std::vector<Entry> order;
-    std::vector<double> values;
+    std::vector<std::uint64_t> keys; ///< magnitudeKey(x_i), in index order
+    std::vector<std::uint64_t> work; ///< the same keys, reordered by the selection
 };
 
 TopKScratch &topKScratch()
@@ -82,16 +79,61 @@ TopKScratch &topKScratch()
     return scratch;
 }
 
+/** |v| as an integer with the order of the magnitudes: the bits of a non-negative double
+ *  compare as unsigned integers the way the numbers do (+0 and −0 both give 0), and NaN counts
+ *  as +∞ (so divergence stays visible). */
+inline std::uint64_t magnitudeKey(double v)
+{
+    constexpr std::uint64_t Infinity = 0x7ff0000000000000ULL;
+    std::uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    b &= 0x7fffffffffffffffULL;
+    return b > Infinity ? Infinity : b;
+}
+
+/** The kept-th largest of keys (counting equal keys separately), 1 ≤ kept ≤ keys.size(). For a
+ *  small kept, the kept largest so far stay sorted in `work` and a key enters only when it
+ *  beats the smallest of them (one well-predicted comparison for most keys); otherwise a
+ *  selection. */
+std::uint64_t kthLargest(const std::vector<std::uint64_t> &keys, std::size_t kept, std::vector<std::uint64_t> &work)
+{
+    if (kept > 32) {
+        work.assign(keys.begin(), keys.end());
+        const auto nth = work.begin() + static_cast<std::ptrdiff_t>(kept - 1);
+        std::nth_element(work.begin(), nth, work.end(), std::greater<std::uint64_t>());
+        return *nth;
+    }
+    work.resize(kept);
+    std::size_t filled = 0;
+    for (const std::uint64_t key : keys) {
+        std::size_t at;
+        if (filled < kept) {
+            at = filled++;
+        } else {
+            if (key <= work[kept - 1])
+                continue;
+            at = kept - 1;
+        }
+        for (; at > 0 && work[at - 1] < key; --at)
+            work[at] = work[at - 1];
+        work[at] = key;
+    }
+    return work[kept - 1];
+}
+
 /** Greedy top-k (paper 001's C1, Beznosikov et al. [46]): keeps the k_eff = min(k, d)
  *  coordinates of largest magnitude, sets the others to 0. Ties are broken towards the lowest
  *  index; a NaN coordinate counts as larger than any number (so divergence stays visible).
- *  Deterministic.
+ *  Deterministic: the kept set is defined by the order (larger magnitude first, then lower
+ *  index), so any way of finding it gives the same output.
  *
  *  Assumption 5 with r = 1, φ = k_eff/d: ‖C(x) − x‖² is the sum of the d − k_eff smallest
  *  squares x_i², which is at most the average square times (d − k_eff), i.e.
  *  ≤ (1 − k_eff/d)‖x‖² (equality when all |x_i| are equal).
  *
- *  Cost O(d) (nth_element on an index array). */
+ *  Cost O(d) for a small k_eff: the k_eff-th largest magnitude T over integer keys (no index and
+ *  no tie rule in the comparisons; kthLargest), then one pass that keeps every |x_i| > T and, in index
+ *  order, as many |x_i| = T as are still missing. */
 class TopKCompressor final : public Compressor
 {
 public:
@@ -110,24 +152,21 @@ public:
             return fullVectorBits(d);
         }
         auto &scratch = topKScratch();
-        scratch.order.resize(static_cast<std::size_t>(d));
-        scratch.values.resize(static_cast<std::size_t>(kept));
-        for (Eigen::Index i = 0; i < d; ++i) {
-            const double a = std::abs(x[i]);
-            scratch.order[static_cast<std::size_t>(i)] = {std::isnan(a) ? std::numeric_limits<double>::infinity() : a, i};
+        const auto size = static_cast<std::size_t>(d);
+        scratch.keys.resize(size);
+        for (std::size_t i = 0; i < size; ++i)
+            scratch.keys[i] = magnitudeKey(x[static_cast<Eigen::Index>(i)]);
+        const std::uint64_t threshold = kthLargest(scratch.keys, static_cast<std::size_t>(kept), scratch.work);
+        Eigen::Index above = 0;
+        for (std::size_t i = 0; i < size; ++i)
+            above += scratch.keys[i] > threshold;
+        Eigen::Index ties = kept - above; // ≥ 1: the threshold's own entry
+        for (std::size_t i = 0; i < size; ++i) {
+            const std::uint64_t key = scratch.keys[i];
+            const bool keep = key > threshold || (key == threshold && ties-- > 0);
+            const auto at = static_cast<Eigen::Index>(i);
+            out[at] = keep ? x[at] : 0.0; // reads x_i before writing out_i: out may alias x
         }
-        // A strict total order: larger magnitude first, then lower index.
-        using Entry = TopKScratch::Entry;
-        const auto before = [](const Entry &a, const Entry &b) {
-            return a.magnitude > b.magnitude || (a.magnitude == b.magnitude && a.index < b.index);
-        };
-        std::nth_element(scratch.order.begin(), scratch.order.begin() + (kept - 1),
-                         scratch.order.end(), before);
-        for (Eigen::Index j = 0; j < kept; ++j)
-            scratch.values[j] = x[scratch.order[j].index];
-        out.setZero();
-        for (Eigen::Index j = 0; j < kept; ++j)
-            out[scratch.order[j].index] = scratch.values[j];
         return compressorSparseBits(kept, d);
     }
     double phi(int d) const override

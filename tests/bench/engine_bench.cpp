@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hot-loop benchmarks: one synchronous iteration of every agent, noise draws, a whole run.
 #include "dplab/algo/algorithm.h"
+#include "dplab/algo/mixing.h"
+#include "dplab/compress/compressor.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
 #include "dplab/privacy/treeaggregation.h"
@@ -105,6 +107,73 @@ BENCHMARK(BM_PgtcTopKStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10})->A
 BENCHMARK(BM_PpdcDitheredStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
 BENCHMARK(BM_RobustDpGtStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
 BENCHMARK(BM_DiaDspStep)->Args({10, 10})->Args({100, 10})->Args({1000, 10});
+
+// Mixing over a sparse graph, (n, d) = (1000, 100) with 10 in-neighbours a node (the sparse
+// digraph case of tests/bench/compare_numpy.sh): Mixer::mix (the dispatched kernel,
+// dplab/algo/mixkernel.h; DPLAB_KERNELS=sse2 for the SSE2 version) against the Eigen product it
+// replaced, which gives the same bytes.
+struct SparseMixCase {
+    Mixer mixer;
+    Eigen::MatrixXd own, sent, out;
+    SparseMixCase(int n, int d)
+    {
+        Eigen::MatrixXd w = Eigen::MatrixXd::Zero(n, n);
+        for (int i = 0; i < n; ++i) {
+            w(i, i) = 0.5;
+            for (int k = 0; k < 10; ++k)
+                w(i, (i + (1 << k)) % n) = 0.05;
+        }
+        mixer = Mixer(w);
+        Rng rng(3);
+        own.resize(n, d);
+        sent.resize(n, d);
+        for (Eigen::Index k = 0; k < own.size(); ++k) {
+            own.data()[k] = rng.gaussian();
+            sent.data()[k] = rng.gaussian();
+        }
+        out.resize(n, d);
+    }
+};
+
+void BM_SparseMix(benchmark::State &state)
+{
+    SparseMixCase c(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+    for (auto _ : state) {
+        c.mixer.mix(c.own, c.sent, c.out);
+        benchmark::DoNotOptimize(c.out.data());
+    }
+}
+BENCHMARK(BM_SparseMix)->Args({1000, 100})->Args({100, 100});
+
+void BM_SparseMixEigen(benchmark::State &state)
+{
+    SparseMixCase c(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
+    for (auto _ : state) {
+        c.out.noalias() = c.mixer.offDiagonal() * c.sent;
+        c.out += c.mixer.diagonal().asDiagonal() * c.own;
+        benchmark::DoNotOptimize(c.out.data());
+    }
+}
+BENCHMARK(BM_SparseMixEigen)->Args({1000, 100})->Args({100, 100});
+
+/** Top-k of d Laplace-noised coordinates (the gradient-tracking + top-k case: d = 112, k = 11). */
+void BM_TopK(benchmark::State &state)
+{
+    const int d = static_cast<int>(state.range(0));
+    auto compressor = makeCompressor(Json{{"type", "top-k"}, {"k", state.range(1)}}, "compressor");
+    Rng rng(7);
+    std::vector<Eigen::VectorXd> inputs(64, Eigen::VectorXd(d));
+    for (auto &x : inputs)
+        for (int i = 0; i < d; ++i)
+            x[i] = rng.laplace(1.0);
+    Eigen::VectorXd out(d);
+    std::size_t k = 0;
+    for (auto _ : state) {
+        compressor.value()->compress(inputs[k++ % inputs.size()], out, rng);
+        benchmark::DoNotOptimize(out.data());
+    }
+}
+BENCHMARK(BM_TopK)->Args({112, 11})->Args({1000, 100});
 
 // Paper 002's building blocks: the exact trace-norm projection (q classes × p features) and one
 // PrivateSum add + query (d = q·p coordinates).

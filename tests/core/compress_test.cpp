@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -368,6 +371,54 @@ TEST(Compress, TopKPicksLargestMagnitudesTiesToLowestIndex)
     Eigen::VectorXd out4(4);
     k1->compress(same, out4, rng);
     EXPECT_EQ(out4, Eigen::Vector4d(2.0, 0.0, 0.0, 0.0));
+}
+
+/** The top-k of the order "larger |x_i| first (NaN as +∞), then lower index", by sorting all
+ *  indices: the definition the compressor's selection must reproduce byte for byte. */
+Eigen::VectorXd topKBySorting(const Eigen::VectorXd &x, Eigen::Index k)
+{
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(x.size()));
+    std::iota(order.begin(), order.end(), Eigen::Index(0));
+    const auto magnitude = [&](Eigen::Index i) {
+        return std::isnan(x[i]) ? std::numeric_limits<double>::infinity() : std::abs(x[i]);
+    };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](Eigen::Index a, Eigen::Index b) { return magnitude(a) > magnitude(b); });
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(x.size());
+    for (Eigen::Index j = 0; j < std::min(k, x.size()); ++j)
+        out[order[static_cast<std::size_t>(j)]] = x[order[static_cast<std::size_t>(j)]];
+    return out;
+}
+
+TEST(Compress, TopKGivesTheBytesOfTheSortedOrderWithTiesZerosAndNaN)
+{
+    std::mt19937_64 gen(42);
+    std::uniform_int_distribution<int> pick(0, 9);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    const double special[] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.5, std::numeric_limits<double>::infinity(),
+                              -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                              std::numeric_limits<double>::denorm_min()};
+    Rng rng(0);
+    for (int d : {1, 2, 5, 10, 33, 112, 1000}) {
+        for (int trial = 0; trial < 20; ++trial) {
+            Eigen::VectorXd x(d);
+            for (int i = 0; i < d; ++i) // many ties, signed zeros, ±∞ and NaN, or plain numbers
+                x[i] = trial % 3 == 0 ? normal(gen) : special[pick(gen) % (trial % 3 == 1 ? 6 : 10)];
+            for (int k : {1, 2, d / 10 + 1, d / 2 + 1, d - 1}) {
+                if (k < 1)
+                    continue;
+                const auto topK = make(Json{{"type", "top-k"}, {"k", k}});
+                const Eigen::VectorXd want = topKBySorting(x, k);
+                Eigen::VectorXd got(d);
+                topK->compress(x, got, rng);
+                Eigen::VectorXd inPlace = x; // out may alias x
+                topK->compress(inPlace, inPlace, rng);
+                SCOPED_TRACE(testing::Message() << "d " << d << ", k " << k << ", trial " << trial);
+                ASSERT_EQ(std::memcmp(got.data(), want.data(), sizeof(double) * static_cast<std::size_t>(d)), 0);
+                ASSERT_EQ(std::memcmp(inPlace.data(), want.data(), sizeof(double) * static_cast<std::size_t>(d)), 0);
+            }
+        }
+    }
 }
 
 TEST(Compress, DitheredQuantizerHandCase)
