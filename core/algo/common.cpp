@@ -3,33 +3,51 @@
 
 namespace dplab {
 
+AlgorithmDescriptor algorithmDescriptor(std::string id, std::string name, std::string reference,
+                                        std::string explanation, GraphKind graphs,
+                                        WeightNeeds weights,
+                                        std::function<std::unique_ptr<Algorithm>()> create)
+{
+    AlgorithmDescriptor d;
+    d.id = std::move(id);
+    d.name = std::move(name);
+    d.reference = std::move(reference);
+    d.explanation = std::move(explanation);
+    d.graphKind = graphs;
+    d.weights = weights;
+    d.create = std::move(create);
+    return d;
+}
+
+TheoryRate powerRate(std::string metric, double exponent, std::string label, std::string citation)
+{
+    TheoryRate rate;
+    rate.kind = TheoryRate::Kind::Power;
+    rate.metric = std::move(metric);
+    rate.exponent = exponent;
+    rate.label = std::move(label);
+    rate.citation = std::move(citation);
+    return rate;
+}
+
+ParamSpec scheduleParam(std::string key, std::string label, Json def, double min, double max,
+                        std::string help, RealRange range)
+{
+    ParamSpec spec = realParam(std::move(key), std::move(label), 0.0, min, max, std::move(help), range);
+    spec.type = ParamType::Schedule;
+    spec.defaultValue = std::move(def);
+    return spec;
+}
+
 ParamSpec stepsizeParam(double def, const std::string &help)
 {
-    ParamSpec spec;
-    spec.key = "stepsize";
-    spec.label = "Step size";
-    spec.help = help;
-    spec.type = ParamType::Schedule;
-    spec.defaultValue = def;
-    spec.min = 0.0;
-    spec.minExclusive = true;
-    spec.max = 1e6;
-    spec.logScale = true;
-    return spec;
+    return scheduleParam("stepsize", "Step size", def, 0.0, 1e6, help,
+                         {.minExclusive = true, .logScale = true});
 }
 
 ParamSpec noiseScaleParam(const std::string &key, const std::string &label, const std::string &help)
 {
-    ParamSpec spec;
-    spec.key = key;
-    spec.label = label;
-    spec.help = help;
-    spec.type = ParamType::Schedule;
-    spec.defaultValue = 0.0;
-    spec.min = 0.0;
-    spec.max = 1e9;
-    spec.logScale = true;
-    return spec;
+    return scheduleParam(key, label, 0.0, 0.0, 1e9, help, {.logScale = true});
 }
 
 ParamSpec perAgentNoiseParam(const std::string &key, const std::string &label, const std::string &help)

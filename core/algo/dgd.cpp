@@ -15,39 +15,34 @@ namespace {
 class Dgd final : public Algorithm
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        mProblem = ctx.problem;
         mMixer = Mixer(ctx.W);
         mStep = paramSchedule(ctx.params, "stepsize");
         mNoise = paramSchedule(ctx.privacy, "noise_x");
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mX = ctx.x0;
         mNext.resize(n, d);
         mGrad.resize(n, d);
         mScale.resize(n);
         mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        mProblem->gradients(mX, mGrad, mIteration);
-        mScale.setConstant(mNoise.at(mIteration));
+        mProblem->gradients(mX, mGrad, k);
+        mScale.setConstant(mNoise.at(k));
         mBits += mChannel.send(mX, mScale, record);
         mMixer.mix(mX, mChannel.sent(), mNext);
-        mNext -= mStep.at(mIteration) * mGrad;
+        mNext -= mStep.at(k) * mGrad;
         mX.swap(mNext);
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep;
     Schedule mNoise;
@@ -60,22 +55,19 @@ private:
 
 AlgorithmDescriptor describeDgd()
 {
-    AlgorithmDescriptor d;
-    d.id = "dgd";
-    d.name = "Decentralized gradient descent";
-    d.reference = "A. Nedić, A. Ozdaglar, Distributed subgradient methods for multi-agent "
-                  "optimization, IEEE TAC 54(1), 2009";
-    d.explanation = "Each agent averages its neighbours' decisions with the weights W and takes a "
-                    "local gradient step: x_i ← Σ_j W_ij x_j − α ∇f_i(x_i). With a constant step "
-                    "it stalls in an O(α) neighbourhood of x*; gradient tracking removes that bias.";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
+    auto d = algorithmDescriptor(
+        "dgd", "Decentralized gradient descent",
+        "A. Nedić, A. Ozdaglar, Distributed subgradient methods for multi-agent "
+        "optimization, IEEE TAC 54(1), 2009",
+        "Each agent averages its neighbours' decisions with the weights W and takes a "
+        "local gradient step: x_i ← Σ_j W_ij x_j − α ∇f_i(x_i). With a constant step "
+        "it stalls in an O(α) neighbourhood of x*; gradient tracking removes that bias.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<Dgd>);
     d.params = {stepsizeParam(0.05, "Step size α_k (a number or a schedule).")};
     d.privacyParams = {noiseScaleParam("noise_x", "Noise on x",
                                        "Laplace scale b_k of the noise added once to each "
                                        "broadcast decision (0 = no noise).")};
     d.attack = {AttackSurface::Kind::DecisionStep, "x", "", "stepsize"};
-    d.create = [] { return std::make_unique<Dgd>(); };
     return d;
 }
 

@@ -30,7 +30,7 @@ namespace dplab {
 namespace {
 
 
-class DiaDsp final : public Algorithm
+class DiaDsp final : public AccountedAlgorithm<DiaDspAccountant>
 {
     /** ∇f at x for round t, clipped to C or checked against it (defined first: its type is
      *  deduced). */
@@ -43,19 +43,17 @@ class DiaDsp final : public Algorithm
     }
 
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        mProblem = ctx.problem;
         mMixer = Mixer(ctx.W);
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mStep = paramSchedule(ctx.params, "stepsize");
         mNoiseX = paramSchedule(ctx.privacy, "noise_x");
         mNoiseY = paramSchedule(ctx.privacy, "noise_y");
         if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
             return s;
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
-        mWarnings.clear();
 
         DiaDspPrivacySetup setup{mStep, mNoiseX, mNoiseY, gradientSensitivity(d, mBound.bound())};
         std::vector<std::string> notes;
@@ -102,14 +100,11 @@ public:
 
         mState.reset(ctx.x0, boundedGradients());
         mChannels.reset(ctx);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long k = mIteration;
         mBits += mChannels.send(mState, mNoiseX.at(k), mNoiseY.at(k), record);
         // (10) x⁺ = W x^a − η y;  (11) y⁺ = W y^a + ∇f(x⁺) − ∇f(x).
         mState.step(
@@ -117,11 +112,9 @@ public:
             [&](auto &out) { mMixer.apply(mChannels.y().sent(), out); }, boundedGradients());
         if (mAccountant)
             mAccountant->advance();
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mState.x(); }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
     std::vector<std::string> warnings() const override
     {
         return mBound.withViolation(mWarnings, "‖∇f_i‖₂", mAccountant != nullptr);
@@ -133,34 +126,28 @@ public:
 
 private:
 
-    std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep, mNoiseX, mNoiseY;
     dp::GradientBound mBound;
     TrackingChannels mChannels;
     TrackingState mState;
-    std::unique_ptr<DiaDspAccountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describeDiaDsp()
 {
-    AlgorithmDescriptor d;
-    d.id = "diadsp";
-    d.name = "DiaDSP (DP gradient tracking, state and direction perturbation)";
-    d.reference = "T. Ding, S. Zhu, J. He, C. Chen, X. Guan, Differentially private distributed "
-                  "optimization via state and direction perturbation in multiagent systems, "
-                  "IEEE TAC 67(2), 2021; uncompressed form of paper 001 eqs. (8)–(11)";
-    d.explanation =
+    auto d = algorithmDescriptor(
+        "diadsp", "DiaDSP (DP gradient tracking, state and direction perturbation)",
+        "T. Ding, S. Zhu, J. He, C. Chen, X. Guan, Differentially private distributed "
+        "optimization via state and direction perturbation in multiagent systems, "
+        "IEEE TAC 67(2), 2021; uncompressed form of paper 001 eqs. (8)–(11)",
         "Gradient tracking in which each agent broadcasts x_i + ξ_x and y_i + ξ_y (Laplace, scale "
         "s·q^k, one draw per message) and continues from the perturbed values: x ← W x^a − η y, "
         "y ← W y^a + ∇f(x⁺) − ∇f(x), y(0) = ∇f(x(0)). The y-noise accumulates in the tracked "
         "gradient, 1ᵀy(k) = 1ᵀ∇f + Σ_{t<k} 1ᵀξ_y(t), so the iterates settle at a noise-dependent "
-        "point; with geometric noise the budget grows like q^{−K}. Full-precision messages.";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
+        "point; with geometric noise the budget grows like q^{−K}. Full-precision messages.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<DiaDsp>);
     d.acceptsCompressor = false;
     d.params = {stepsizeParam(0.1, "Step size η (constant in DiaDSP; a schedule is accepted).")};
     auto nx = noiseScaleParam("noise_x", "Noise on x",
@@ -174,7 +161,6 @@ AlgorithmDescriptor describeDiaDsp()
     d.exactWithoutNoise = NoiseFreeClaim{
         .citation = "without noise DiaDSP is gradient tracking (Nedić, Olshevsky and Shi 2017): "
                     "linear convergence to x*"};
-    d.create = [] { return std::make_unique<DiaDsp>(); };
     return d;
 }
 

@@ -32,15 +32,14 @@ namespace dplab {
 namespace {
 
 
-class Dpop final : public Algorithm
+class Dpop final : public AccountedAlgorithm<DpopAccountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        mProblem = ctx.problem;
         mMixer = Mixer(ctx.W);
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mStep = paramSchedule(ctx.params, "stepsize");
         mProject = paramBool(ctx.params, "project");
         mLow = paramReal(ctx.params, "box_low");
@@ -51,7 +50,6 @@ public:
         if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
             return s;
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
-        mWarnings.clear();
 
         DpopPrivacySetup setup{mStep, mNoise, gradientSensitivity(d, mBound.bound())};
         std::vector<std::string> notes;
@@ -89,14 +87,11 @@ public:
         mGrad.resize(n, d);
         mScale.resize(n);
         mChannel = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long k = mIteration;
         mBits += sendAtScale(mChannel, mX, mNoise.at(k), mScale, record);
         // v = W w: every term, the own one included, is a broadcast (noisy) value.
         mMixer.apply(mChannel.sent(), mV);
@@ -107,11 +102,9 @@ public:
             mX = mX.cwiseMax(mLow).cwiseMin(mHigh);
         if (mAccountant)
             mAccountant->advance();
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
     std::vector<std::string> warnings() const override
     {
         return mBound.withViolation(mWarnings, "‖∇f_i(v_i)‖₂", mAccountant != nullptr);
@@ -126,7 +119,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep, mNoise;
     bool mProject = false;
@@ -135,30 +127,25 @@ private:
     Broadcast mChannel;
     Eigen::MatrixXd mX, mV, mGrad;
     Eigen::VectorXd mScale;
-    std::unique_ptr<DpopAccountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describeDpop()
 {
-    AlgorithmDescriptor d;
-    d.id = "dpop";
-    d.name = "DPOP (noisy consensus + projected gradient)";
-    d.reference = "Z. Huang, S. Mitra, N. Vaidya, Differentially private distributed "
-                  "optimization, ICDCN 2015 (baseline [21] of paper 003, Fig. 1). Update rule "
-                  "reconstructed (paper 003 states none; UNVERIFIED against [21])";
-    d.explanation =
+    auto d = algorithmDescriptor(
+        "dpop", "DPOP (noisy consensus + projected gradient)",
+        "Z. Huang, S. Mitra, N. Vaidya, Differentially private distributed "
+        "optimization, ICDCN 2015 (baseline [21] of paper 003, Fig. 1). Update rule "
+        "reconstructed (paper 003 states none; UNVERIFIED against [21])",
         "Each agent broadcasts its state plus Laplace noise, w_i = x_i + η_i (one draw per "
         "message), averages the received noisy states with its own noisy one, v_i = Σ_j W_ij w_j, "
         "and takes a projected gradient step at that average, x_i ← Π_X(v_i − γ_k ∇f_i(v_i)). "
         "With geometric γ_k = c q^k and noise M_k = M p^k (q < p) the budget stays finite, "
         "ε → 2√r C c / (M(p − q)), but the steps sum to a finite total, so the iterates stop "
         "short of x*. Paper 003 gives no DPOP rule; this is the reconstruction of its spec "
-        "(UNVERIFIED), with the own term noisy so that v_i depends on observations only.";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
+        "(UNVERIFIED), with the own term noisy so that v_i depends on observations only.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<Dpop>);
     d.acceptsCompressor = false;
     auto step = stepsizeParam(0.1, "Step size γ_k; DPOP needs a geometric c q^k for a finite ε, "
                                    "e.g. {\"type\":\"geometric\",\"a\":0.1,\"q\":0.99}.");
@@ -178,7 +165,6 @@ AlgorithmDescriptor describeDpop()
     noise.condition = "[21]: M_k = M p^k with q < p < 1";
     d.privacyParams = {noise, dp::epsilonTargetParam(), dp::gradientBoundParam(),
                        dp::clipSwitchParam()};
-    d.create = [] { return std::make_unique<Dpop>(); };
     return d;
 }
 

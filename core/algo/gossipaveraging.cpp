@@ -17,15 +17,14 @@ namespace {
 class GossipAveraging final : public Algorithm
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         const std::string mode = paramText(ctx.params, "acceleration");
         const GossipTheta rule = mode == "paper"       ? GossipTheta::Paper
                                  : mode == "chebyshev" ? GossipTheta::Chebyshev
                                                        : GossipTheta::Plain;
-        mWarnings.clear();
         if (rule != GossipTheta::Plain)
             mWarnings = privateonline::checkGossipMatrix(ctx.W);
         mSpectrum = gossipSpectrum(ctx.W);
@@ -33,49 +32,41 @@ public:
         mGossip.start(ctx.x0);
         mChannel = Broadcast("h", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mScale = Eigen::VectorXd::Zero(n);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
         mBits += mChannel.send(mGossip.current(), mScale, record);
         mGossip.step(mChannel.sent());
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mGossip.current(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
 
 private:
     AcceleratedGossip mGossip;
     GossipSpectrum mSpectrum;
     Broadcast mChannel;
     Eigen::VectorXd mScale;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describeGossip()
 {
-    AlgorithmDescriptor d;
-    d.id = "gossip";
-    d.name = "Gossip averaging (plain / accelerated)";
-    d.reference = "J. Liu, A. S. Morse, Accelerated linear iterations for distributed averaging, Annual "
-                  "Reviews in Control 35(2), 2011; as used in X. Wang et al., ICML 2025, eq. (5)";
-    d.explanation =
+    auto d = algorithmDescriptor(
+        "gossip", "Gossip averaging (plain / accelerated)",
+        "J. Liu, A. S. Morse, Accelerated linear iterations for distributed averaging, Annual "
+        "Reviews in Control 35(2), 2011; as used in X. Wang et al., ICML 2025, eq. (5)",
         "Every agent starts from its initial value and repeatedly averages with its neighbours. "
         "Plain gossip: H ← P H (error shrinks like σ₂^k). Accelerated gossip: H^{k+1} = (1+θ)PH^k − "
         "θH^{k−1}, H^{−1} = H^0, which keeps the mean exactly and shrinks the error roughly like "
         "(1 − c√(1 − σ₂))^k — much faster on poorly connected graphs such as rings. The "
-        "consensus error plot is the gossip error per step.";
+        "consensus error plot is the gossip error per step.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<GossipAveraging>);
     d.params = {choiceParam("acceleration", "Acceleration", "paper", {"none", "paper", "chebyshev"},
                             "'none' = plain gossip (θ = 0); 'paper' = θ = 1/(1 + √(1 − σ₂²)) of "
                             "paper 002 eq. (7); 'chebyshev' = θ* = (1 − s)/(1 + s), s = √(1 − σ₂²).")};
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
     d.acceptsCompressor = false;
     d.needsOnline = false;
     {
@@ -89,7 +80,6 @@ AlgorithmDescriptor describeGossip()
         plain.citation = "plain gossip contraction (Xiao & Boyd 2004)";
         d.theory.push_back(plain);
     }
-    d.create = [] { return std::make_unique<GossipAveraging>(); };
     return d;
 }
 

@@ -19,29 +19,24 @@ namespace {
 class GradientTracking final : public Algorithm
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        mProblem = ctx.problem;
         mMixer = Mixer(ctx.W);
         mStep = paramSchedule(ctx.params, "stepsize");
         mNoiseX = paramSchedule(ctx.privacy, "noise_x");
         mNoiseY = paramSchedule(ctx.privacy, "noise_y");
         mState.reset(ctx.x0, gradientsOf(*mProblem));
         mChannels.reset(ctx);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long k = mIteration;
         mBits += mChannels.send(mState, mNoiseX.at(k), mNoiseY.at(k), record);
         mState.step(
             k, mStep.at(k), [&](auto &out) { mMixer.mix(mState.x(), mChannels.x().sent(), out); },
             [&](auto &out) { mMixer.mix(mState.y(), mChannels.y().sent(), out); },
             gradientsOf(*mProblem));
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mState.x(); }
@@ -51,7 +46,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep, mNoiseX, mNoiseY;
     TrackingChannels mChannels;
@@ -62,16 +56,14 @@ private:
 
 AlgorithmDescriptor describeGradientTracking()
 {
-    AlgorithmDescriptor d;
-    d.id = "gradient-tracking";
-    d.name = "Gradient tracking (DIGing)";
-    d.reference = "A. Nedić, A. Olshevsky, W. Shi, Achieving geometric convergence for "
-                  "distributed optimization over time-varying graphs, SIAM J. Optim. 27(4), 2017";
-    d.explanation = "Each agent keeps y_i, an estimate of the average gradient, updated with "
-                    "gradient differences: x ← W x − α y, y ← W y + ∇f(x⁺) − ∇f(x). With a "
-                    "constant step it converges linearly to the exact optimum x*.";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
+    auto d = algorithmDescriptor(
+        "gradient-tracking", "Gradient tracking (DIGing)",
+        "A. Nedić, A. Olshevsky, W. Shi, Achieving geometric convergence for "
+        "distributed optimization over time-varying graphs, SIAM J. Optim. 27(4), 2017",
+        "Each agent keeps y_i, an estimate of the average gradient, updated with "
+        "gradient differences: x ← W x − α y, y ← W y + ∇f(x⁺) − ∇f(x). With a "
+        "constant step it converges linearly to the exact optimum x*.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<GradientTracking>);
     d.params = {stepsizeParam(0.05, "Step size α_k (a number or a schedule).")};
     d.privacyParams = {
         noiseScaleParam("noise_x", "Noise on x",
@@ -82,7 +74,6 @@ AlgorithmDescriptor describeGradientTracking()
     d.exactWithoutNoise = NoiseFreeClaim{
         .citation = "Nedić, Olshevsky and Shi 2017 (DIGing): linear convergence to x* for a "
                     "small enough constant step"};
-    d.create = [] { return std::make_unique<GradientTracking>(); };
     return d;
 }
 

@@ -46,13 +46,13 @@ namespace dplab {
 
 namespace {
 
-class LdpGradientTracking final : public Algorithm
+class LdpGradientTracking final : public AccountedAlgorithm<Paper000Accountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         if (ctx.R.rows() != n || ctx.R.cols() != n || ctx.C.rows() != n || ctx.C.cols() != n)
             return Error::invalid("graph.weights", "ldp-gt needs a row-stochastic R and a column-stochastic C of size n×n");
         for (int i = 0; i < n; ++i)
@@ -61,7 +61,6 @@ public:
                                       "ldp-gt needs R_ii > 0 for every agent (agent " + std::to_string(i)
                                           + " has R_ii = " + formatNumber(ctx.R(i, i))
                                           + "): the estimator divides by m [z_i]_i ≥ m R_ii^t");
-        mProblem = ctx.problem;
         mR = ctx.R;
         mRowMixer = Mixer(ctx.R);
         mColumnMixer = Mixer(ctx.C);
@@ -92,19 +91,14 @@ public:
         mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);
         mChannelTheta =
             Broadcast("theta", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
-        restart();
-
-        mWarnings.clear();
         checkConditions(n);
         if (Status s = setUpAccountant(ctx, n, d); !s)
             return s;
         return {};
     }
 
-    void step() override
+    void iterate(long long t, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long t = mIteration;
         const int n = static_cast<int>(mTheta.rows());
 
         // 3: local gradient at the current θ over the data received so far.
@@ -132,7 +126,7 @@ public:
                 m.noise = Eigen::VectorXd::Zero(n);
                 m.sent = m.clean;
                 m.bits = fullVectorBits(n);
-                mMessages.push_back(std::move(m));
+                record->push_back(std::move(m));
             }
         }
 
@@ -144,12 +138,9 @@ public:
         mTheta.swap(mNextTheta);
         mS.swap(mNextS);
         mZ.swap(mNextZ);
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mTheta; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
@@ -273,7 +264,6 @@ private:
         return {};
     }
 
-    std::shared_ptr<const Problem> mProblem;
     Eigen::MatrixXd mR;
     Mixer mRowMixer, mColumnMixer;
     Schedule mStep;
@@ -281,30 +271,25 @@ private:
     Broadcast mChannelS, mChannelTheta;
     Eigen::MatrixXd mTheta, mS, mZ, mGrad, mNextTheta, mNextS, mNextZ;
     Eigen::MatrixXd mNoiseBase, mEpsFinite, mEpsIterated;
-    std::unique_ptr<Paper000Accountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describeLdpGradientTracking()
 {
-    AlgorithmDescriptor d;
-    d.id = "ldp-gt";
-    d.name = "LDP gradient tracking (online, directed)";
-    d.reference = "Z. Chen and Y. Wang, Locally differentially private gradient tracking for "
-                  "distributed online learning over directed graphs (paper 000), Algorithm 1";
-    d.explanation = "Push-pull gradient tracking that puts the step size inside the tracker: s "
-                    "accumulates λ_t-weighted gradients (pushed over G_C with a column-stochastic "
-                    "C) and θ moves by the increment s(t+1) − s(t), rescaled by a local estimate "
-                    "m[z_t]_i of the left Perron vector of R (z pulled noise-free over G_R). Each "
-                    "learner adds its own Laplace noise, decaying as (t+1)^(−ς^i), to the shared s "
-                    "and θ; because only the current noise enters the increment (eq. 8) the "
-                    "learners still converge to θ*, and with ς^i < v the cumulative ε stays finite "
-                    "(Theorem 3).";
-    d.graphKind = GraphKind::Directed;
-    d.weights = WeightNeeds::RowColumn;
-    d.acceptsCompressor = true;
+    auto d = algorithmDescriptor(
+        "ldp-gt", "LDP gradient tracking (online, directed)",
+        "Z. Chen and Y. Wang, Locally differentially private gradient tracking for "
+        "distributed online learning over directed graphs (paper 000), Algorithm 1",
+        "Push-pull gradient tracking that puts the step size inside the tracker: s "
+        "accumulates λ_t-weighted gradients (pushed over G_C with a column-stochastic "
+        "C) and θ moves by the increment s(t+1) − s(t), rescaled by a local estimate "
+        "m[z_t]_i of the left Perron vector of R (z pulled noise-free over G_R). Each "
+        "learner adds its own Laplace noise, decaying as (t+1)^(−ς^i), to the shared s "
+        "and θ; because only the current noise enters the increment (eq. 8) the "
+        "learners still converge to θ*, and with ς^i < v the cumulative ε stays finite "
+        "(Theorem 3).",
+        GraphKind::Directed, WeightNeeds::RowColumn, makeAlgorithm<LdpGradientTracking>);
     auto step = stepsizeParam(1.0, "Step size λ_t = λ_0 (t+1)^(−v) with v ∈ (1/2, 1) "
                                    "(Algorithm 1); the paper's Fig. 2 uses λ_0 = 1, v = 0.61.");
     step.defaultValue = Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", 1.0}, {"p", 0.61}};
@@ -348,17 +333,12 @@ AlgorithmDescriptor describeLdpGradientTracking()
                                "between the two channels. Absent (or null): the scales as given.")};
     d.attack = {AttackSurface::Kind::StepInsideTracker, "theta", "s", "stepsize"};
     {
-        TheoryRate gap;
-        gap.kind = TheoryRate::Kind::Power;
-        gap.metric = "optimality_gap";
-        gap.exponent = -1.0; // −(1 − v)
+        // e = −1 + 1·p(stepsize) = −(1 − v)
+        TheoryRate gap = powerRate("optimality_gap", -1.0, "O(t^−(1−v))", "paper 000, Theorem 2 (convex F)");
         gap.scheduleParam = "stepsize";
         gap.scheduleFactor = 1.0;
-        gap.label = "O(t^−(1−v))";
-        gap.citation = "paper 000, Theorem 2 (convex F)";
         d.theory.push_back(gap);
     }
-    d.create = [] { return std::make_unique<LdpGradientTracking>(); };
     return d;
 }
 

@@ -153,7 +153,7 @@ Paper001Bound boundOf(const RunContext &ctx)
 std::vector<Paper001PrivacyInputs> agentInputs(const RunContext &ctx, Paper001Method method, double stepsize,
                                                double omega, const Eigen::VectorXd &sx, const Eigen::VectorXd &s2)
 {
-    const int n = static_cast<int>(ctx.x0.rows());
+    const int n = ctx.agents();
     const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
     // M and L_f: the privacy object's values, else the facts the problem states (describe()).
     const Json facts = ctx.problem->describe();
@@ -170,7 +170,7 @@ std::vector<Paper001PrivacyInputs> agentInputs(const RunContext &ctx, Paper001Me
     for (int i = 0; i < n; ++i) {
         Paper001PrivacyInputs &in = agents[static_cast<std::size_t>(i)];
         in.method = method;
-        in.dimension = static_cast<int>(ctx.x0.cols());
+        in.dimension = ctx.dimension();
         in.stepsize = stepsize;
         in.omega = omega;
         in.gradientBound = gradientBound;
@@ -227,7 +227,7 @@ std::unique_ptr<Paper001Accountant> makeAccountant(const RunContext &ctx, Paper0
                                                    double omega, const Eigen::VectorXd &sx,
                                                    const Eigen::VectorXd &s2, std::vector<std::string> &warnings)
 {
-    const int n = static_cast<int>(ctx.x0.rows());
+    const int n = ctx.agents();
     const char *secondKey = method == Paper001Method::Pgtc ? "s_y" : "s_v";
     if (sx.minCoeff() <= 0 || s2.minCoeff() <= 0) {
         warnings.push_back(std::string("no differential privacy: s_x or ") + secondKey
@@ -282,7 +282,7 @@ void checkAlpha(const RunContext &ctx, double alpha, const std::string &symbol, 
 {
     if (ctx.compressor->isIdentity())
         return; // x̂ = x^c + (x^a − x^c) = x^a whatever α: the reference step plays no role
-    const double r = ctx.compressor->r(static_cast<int>(ctx.x0.cols()));
+    const double r = ctx.compressor->r(ctx.dimension());
     if (r > 0 && alpha >= 1.0 / r)
         warnings.push_back(symbol + " = " + formatNumber(alpha) + " is not below 1/r = "
                            + formatNumber(1.0 / r) + " ("

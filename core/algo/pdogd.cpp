@@ -25,15 +25,14 @@ namespace dplab {
 
 namespace {
 
-class PdOgd final : public Algorithm
+class PdOgd final : public AccountedAlgorithm<BasicCompositionAccountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
         using namespace privateonline;
-        mProblem = ctx.problem;
-        mN = static_cast<int>(ctx.x0.rows());
-        mD = static_cast<int>(ctx.x0.cols());
+        mN = ctx.agents();
+        mD = ctx.dimension();
         mWarnings = checkGossipMatrix(ctx.W);
         auto set = resolveConstraint(ctx);
         if (!set)
@@ -66,14 +65,11 @@ public:
         mChannel = Broadcast("x", mN, mD, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mLastStep = 0.0;
         mProjections = 0;
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long t, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long t = mIteration;
         // The message carries x_i(t), produced with step a_{t−1} (x_i(0) is data-independent).
         const double sensitivity = t == 0 ? 0.0 : 2.0 * mLastStep * std::sqrt(static_cast<double>(mD)) * mG;
         const double scale = mNoise ? 2.0 * (t == 0 ? mStep.at(0) : mLastStep) * std::sqrt(static_cast<double>(mD)) * mG
@@ -96,12 +92,9 @@ public:
         }
         ++mProjections;
         mLastStep = a;
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
         if (name == "mixed")
@@ -110,7 +103,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     std::shared_ptr<const ConstraintSet> mSet;
     int mN = 0, mD = 0;
     Schedule mStep;
@@ -118,8 +110,6 @@ private:
     bool mAtMix = true, mNoise = true;
     Mixer mMixer;
     Broadcast mChannel;
-    std::unique_ptr<BasicCompositionAccountant> mAccountant;
-    std::vector<std::string> mWarnings;
     Eigen::MatrixXd mX, mMixed, mGrad;
     Eigen::VectorXd mRow, mScale, mDelta;
     long long mProjections = 0;
@@ -130,54 +120,36 @@ private:
 AlgorithmDescriptor describePdOgd()
 {
     using namespace privateonline;
-    AlgorithmDescriptor d;
-    d.id = "pd-ogd";
-    d.name = "PD-OGD (Li et al. 2018, paper 002's baseline)";
-    d.reference = "C. Li, P. Zhou, L. Xiong, Q. Wang, T. Wang, Differentially Private Distributed Online "
-                  "Learning, IEEE TKDE 30(8):1440–1453, 2018, Algorithm 1; used as PD-OGD in X. Wang et al., "
-                  "ICML 2025";
-    d.explanation =
+    auto d = algorithmDescriptor(
+        "pd-ogd", "PD-OGD (Li et al. 2018, paper 002's baseline)",
+        "C. Li, P. Zhou, L. Xiong, Q. Wang, T. Wang, Differentially Private Distributed Online "
+        "Learning, IEEE TKDE 30(8):1440–1453, 2018, Algorithm 1; used as PD-OGD in X. Wang et al., "
+        "ICML 2025",
         "Private decentralized online gradient descent: every learner broadcasts its decision plus "
         "Laplace noise Lap^d(2a_t√d C/ε_round) each round, averages what it receives with the gossip "
         "weights (b_i = Σ_j P_ij(x_j + σ_j)), takes a clipped gradient step at b_i and projects onto K "
         "(one projection per round). Paper 002 enlarges the noise so that the T rounds together are "
         "(ε, 0)-DP (ε_round = ε/T, basic composition). The rule is Li et al.'s Algorithm 1 (paper 002 "
-        "does not restate it); the played and scored decision is the projected iterate x_i(t) ∈ K.";
-    ParamSpec step;
-    step.key = "stepsize";
-    step.label = "Step size a_t";
-    step.help = "Step a_t (a number or a schedule). Default 1/√(t+1) (Li et al.'s convex rate); "
-                "R/(C√t) is the usual OGD tuning.";
-    step.type = ParamType::Schedule;
-    step.defaultValue = Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", 1.0}, {"p", 0.5}};
-    step.min = 0.0;
-    step.minExclusive = true;
-    step.max = 1e9;
-    step.logScale = true;
+        "does not restate it); the played and scored decision is the projected iterate x_i(t) ∈ K.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<PdOgd>);
+    auto step = scheduleParam("stepsize", "Step size a_t",
+                              Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", 1.0}, {"p", 0.5}}, 0.0, 1e9,
+                              "Step a_t (a number or a schedule). Default 1/√(t+1) (Li et al.'s convex "
+                              "rate); R/(C√t) is the usual OGD tuning.",
+                              {.minExclusive = true, .logScale = true});
     d.params = {step,
                 choiceParam("gradient_at", "Gradient at", "received", {"received", "decision"},
                             "Where the gradient is queried: 'received' = at b_i(t), the weighted "
                             "average of the received noisy decisions (Li et al., Alg. 1 line 5); "
                             "'decision' = at the learner's own iterate x_i(t)."),
                 clipBoundParam(), lipschitzParam(), constraintParam(), radiusParam()};
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
     d.acceptsCompressor = false;
     d.needsOnline = true;
     auto composition = choiceParam("composition", "Budget over", "horizon", {"horizon", "per-round"},
                                    "'horizon': ε over all T rounds, ε/T per round (paper 002's "
                                    "comparison); 'per-round': ε per round as in Li et al. (εT over T rounds).");
     d.privacyParams = {epsilonParam(), noiseParam(), composition};
-    {
-        TheoryRate regret;
-        regret.kind = TheoryRate::Kind::Power;
-        regret.metric = "regret";
-        regret.exponent = 0.5;
-        regret.label = "O(√T)";
-        regret.citation = "Li et al. 2018 as quoted in paper 002, Table 1 (convex)";
-        d.theory.push_back(regret);
-    }
-    d.create = [] { return std::make_unique<PdOgd>(); };
+    d.theory.push_back(powerRate("regret", 0.5, "O(√T)", "Li et al. 2018 as quoted in paper 002, Table 1 (convex)"));
     return d;
 }
 

@@ -32,15 +32,13 @@ namespace dplab {
 
 namespace {
 
-class Pgtc final : public Algorithm
+class Pgtc final : public AccountedAlgorithm<Paper001Accountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
-        mProblem = ctx.problem;
-        mWarnings.clear();
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mEta = paramReal(ctx.params, "stepsize");
         mGamma = paramReal(ctx.params, "gamma");
         const double alphaX = paramReal(ctx.params, "alpha_x");
@@ -76,14 +74,11 @@ public:
         paper001::checkDecay(q, mWarnings);
         mAccountant = paper001::makeAccountant(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2, mWarnings);
 
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long k = mIteration;
         // 5–6: draw the noise and perturb the states (8), (9).
         mNoiseX.draw(k);
         mNoiseY.draw(k);
@@ -100,14 +95,11 @@ public:
         mLaplacian.applyNegative(mChannelY.estimates(), mMinusLapHat);
         mY = mYa + mGamma * mMinusLapHat + (mNextGrad - mGrad);
         mGrad.swap(mNextGrad);
-        ++mIteration;
         if (mAccountant)
             mAccountant->advance();
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
@@ -121,7 +113,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     double mEta = 0.1;
     double mGamma = 0.2;
     paper001::OffDiagonalLaplacian mLaplacian;
@@ -130,28 +121,23 @@ private:
     ReferenceChannel mChannelX, mChannelY;
     Eigen::MatrixXd mX, mY, mGrad, mXa, mYa, mNextGrad;
     Eigen::MatrixXd mMinusLapHat; ///< −L x̂, then −L ŷ: row i is Σ_j w_ij (x̂_j − x̂_i)
-    std::unique_ptr<Paper001Accountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describePgtc()
 {
-    AlgorithmDescriptor d;
-    d.id = "pgtc";
-    d.name = "PGTC (private compressed gradient tracking)";
-    d.reference = "A. Xie, X. Yi, X. Wang, M. Cao, X. Ren, Differentially private and communication-efficient "
-                  "distributed nonconvex optimization algorithms, arXiv:2307.16656 (Algorithm 1)";
-    d.explanation = "Gradient tracking in which each agent adds geometrically decaying Laplace noise s·q^k to "
-                    "its x and y and keeps it, then sends only compressed differences C(x^a − x^c), "
-                    "C(y^a − y^c) to reference points x^c, y^c that every neighbour updates identically. "
-                    "The consensus step γ Σ_j w_ij (x̂_j − x̂_i) uses the reconstructed x̂ = x^c + C(·). "
-                    "It converges linearly (P–L) to a neighbourhood set by the y-noise accumulated in the "
-                    "tracker, whatever the compressor. 2 compressed messages per agent and iteration.";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
-    d.acceptsCompressor = true;
+    auto d = algorithmDescriptor(
+        "pgtc", "PGTC (private compressed gradient tracking)",
+        "A. Xie, X. Yi, X. Wang, M. Cao, X. Ren, Differentially private and communication-efficient "
+        "distributed nonconvex optimization algorithms, arXiv:2307.16656 (Algorithm 1)",
+        "Gradient tracking in which each agent adds geometrically decaying Laplace noise s·q^k to "
+        "its x and y and keeps it, then sends only compressed differences C(x^a − x^c), "
+        "C(y^a − y^c) to reference points x^c, y^c that every neighbour updates identically. "
+        "The consensus step γ Σ_j w_ij (x̂_j − x̂_i) uses the reconstructed x̂ = x^c + C(·). "
+        "It converges linearly (P–L) to a neighbourhood set by the y-noise accumulated in the "
+        "tracker, whatever the compressor. 2 compressed messages per agent and iteration.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<Pgtc>);
 
     auto eta = realParam("stepsize", "Step size η", 0.1, 0.0, 1e3,
                          "η: the constant step on the tracker, x ← … − η y (Table I: 0.1 for C1/C2, 0.15 "
@@ -175,7 +161,6 @@ AlgorithmDescriptor describePgtc()
         .privacy = Json{{"s_x", 0.0}, {"s_y", 0.0}},
         .citation = "paper 001, Algorithm 1 without noise: gradient tracking with exact "
                     "messages, linear under the P–Ł condition"};
-    d.create = [] { return std::make_unique<Pgtc>(); };
     return d;
 }
 

@@ -28,15 +28,13 @@ namespace dplab {
 
 namespace {
 
-class Ppdc final : public Algorithm
+class Ppdc final : public AccountedAlgorithm<Paper001Accountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
-        mProblem = ctx.problem;
-        mWarnings.clear();
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mEta = paramReal(ctx.params, "stepsize");
         mGamma = paramReal(ctx.params, "gamma");
         mOmega = paramReal(ctx.params, "omega");
@@ -67,14 +65,11 @@ public:
             mWarnings.push_back("ω ≤ 1: Theorems 4/5 need ω > ζ̃_2 > 1 (Remark 6)");
         mAccountant = paper001::makeAccountant(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2, mWarnings);
 
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long k = mIteration;
         // 5: draw the noises; 6–7: broadcast C(x^a − x^c) and reconstruct x̂ (14).
         mNoiseX.draw(k);
         mNoiseV.draw(k);
@@ -86,14 +81,11 @@ public:
         mX = mXa - mEta * (mGamma * mLapXHat + mOmega * mV + mGrad);
         mV += mNoiseV.noise() + (mEta * mOmega) * mLapXHat;
         // 9: (16) was applied by the channel to every holder's copy.
-        ++mIteration;
         if (mAccountant)
             mAccountant->advance();
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
@@ -107,7 +99,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     double mEta = 0.015;
     double mGamma = 45;
     double mOmega = 5;
@@ -117,27 +108,22 @@ private:
     ReferenceChannel mChannelX;
     Eigen::MatrixXd mX, mV, mGrad, mXa;
     Eigen::MatrixXd mLapXHat; ///< +L x̂: row i is Σ_{j≠i} w_ij (x̂_i − x̂_j)
-    std::unique_ptr<Paper001Accountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describePpdc()
 {
-    AlgorithmDescriptor d;
-    d.id = "ppdc";
-    d.name = "PPDC (private compressed primal-dual)";
-    d.reference = "A. Xie, X. Yi, X. Wang, M. Cao, X. Ren, Differentially private and communication-efficient "
-                  "distributed nonconvex optimization algorithms, arXiv:2307.16656 (Algorithm 2)";
-    d.explanation = "The primal-dual method of Yi et al. with geometrically decaying Laplace noise s·q^k added "
-                    "to x and to the (never sent) dual v and kept in the state. Each agent sends one "
-                    "compressed difference C(x^a − x^c) to a reference point x^c per iteration and uses the "
-                    "reconstructed x̂ = x^c + C(·) in the Laplacian terms. The v-noise accumulates in Σ v and "
-                    "sets the accuracy (about ω times PGTC's).";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
-    d.acceptsCompressor = true;
+    auto d = algorithmDescriptor(
+        "ppdc", "PPDC (private compressed primal-dual)",
+        "A. Xie, X. Yi, X. Wang, M. Cao, X. Ren, Differentially private and communication-efficient "
+        "distributed nonconvex optimization algorithms, arXiv:2307.16656 (Algorithm 2)",
+        "The primal-dual method of Yi et al. with geometrically decaying Laplace noise s·q^k added "
+        "to x and to the (never sent) dual v and kept in the state. Each agent sends one "
+        "compressed difference C(x^a − x^c) to a reference point x^c per iteration and uses the "
+        "reconstructed x̂ = x^c + C(·) in the Laplacian terms. The v-noise accumulates in Σ v and "
+        "sets the accuracy (about ω times PGTC's).",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<Ppdc>);
 
     auto eta = realParam("stepsize", "Step size η", 0.015, 0.0, 1e3,
                          "η: the primal-dual step (Table I: 0.015 for C1, 0.01 for C2/C3).",
@@ -161,7 +147,6 @@ AlgorithmDescriptor describePpdc()
         .privacy = Json{{"s_x", 0.0}, {"s_v", 0.0}},
         .citation = "paper 001, Algorithm 2 without noise: a primal-dual method with exact "
                     "messages, linear under the P–Ł condition"};
-    d.create = [] { return std::make_unique<Ppdc>(); };
     return d;
 }
 

@@ -91,7 +91,7 @@ ParamSpec noiseParam()
 
 Result<std::shared_ptr<const ConstraintSet>> resolveConstraint(const RunContext &ctx)
 {
-    const int d = static_cast<int>(ctx.x0.cols());
+    const int d = ctx.dimension();
     const std::string kind = paramText(ctx.params, "constraint");
     const double r = paramReal(ctx.params, "radius");
     std::shared_ptr<const ConstraintSet> set;
@@ -134,13 +134,11 @@ std::vector<std::string> checkGossipMatrix(const Eigen::MatrixXd &p)
 
 // --- the blocked learner ------------------------------------------------------------------
 
-Status BlockedPrivateLearner::reset(const RunContext &ctx)
+Status BlockedPrivateLearner::start(const RunContext &ctx)
 {
     assert(ctx.compressor && "BlockedPrivateLearner: the context must carry a compressor (identity)");
-    mProblem = ctx.problem;
-    mN = static_cast<int>(ctx.x0.rows());
-    mD = static_cast<int>(ctx.x0.cols());
-    mWarnings.clear();
+    mN = ctx.agents();
+    mD = ctx.dimension();
     if (ctx.horizon < 1)
         return Error::invalid("iterations", "paper 002's learners need the horizon T ≥ 1");
     mHorizon = ctx.horizon;
@@ -301,16 +299,12 @@ void BlockedPrivateLearner::resetState(const RunContext &ctx)
     mGossip = AcceleratedGossip(ctx.W, mTheta, mD);
     mChannel = Broadcast("d", mN, mD, ctx.noise, RngPurpose::BlockSumNoise, ctx.compressor);
     mBlocksDone = mGossipDone = mProjections = mLinearMinimizations = 0;
-    restart();
 }
 
-void BlockedPrivateLearner::step()
+void BlockedPrivateLearner::iterate(long long t, std::vector<Message> *record)
 {
-    auto *record = messageRecord();
-    const long long t = mIteration;
     const long long z = t / mBlock + 1; // 1-based block
     const long long k = t % mBlock;
-    ++mIteration;
     if (z > mFullBlocks)
         return; // an incomplete last block: keep playing x(Z+1)
 
@@ -407,8 +401,6 @@ const Eigen::MatrixXd *BlockedPrivateLearner::state(const std::string &name) con
 
 void describeCommon(AlgorithmDescriptor &d)
 {
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
     d.acceptsCompressor = false;
     d.needsOnline = true;
     d.privacyParams = {epsilonParam(), noiseParam()};

@@ -67,16 +67,14 @@ enum class Variant {
  *          one Frank–Wolfe step with exact line search per round of block z                (9)
  *  Rounds after the last full block (when L does not divide T) keep playing the last decision;
  *  their gradients are never used. */
-class BlockedPrivateLearner : public Algorithm
+class BlockedPrivateLearner : public AccountedAlgorithm<TreeAccountant>
 {
 public:
     explicit BlockedPrivateLearner(Variant variant) : mVariant(variant) {}
 
-    Status reset(const RunContext &ctx) override;
-    void step() override;
+    Status start(const RunContext &ctx) override;
+    void iterate(long long t, std::vector<Message> *record) override;
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
     /** "zhat" (ẑ, n×d), "leaf" (last w_i(z−1) fed to the trees), "block_sum" (d_i of the current
      *  block), "gossip" (H^k of the running gossip), "cg" (PD-OCG's Frank–Wolfe iterate),
      *  "counters" (1×4: blocks completed, gossip steps, projections per learner, linear
@@ -107,7 +105,6 @@ private:
     void frankWolfeStep(long long z);
 
     Variant mVariant;
-    std::shared_ptr<const Problem> mProblem;
     std::shared_ptr<const ConstraintSet> mSet;
     int mN = 0, mD = 0;
     long long mHorizon = 0, mBlock = 1, mGossipSteps = 0, mFullBlocks = 0;
@@ -117,8 +114,6 @@ private:
     AcceleratedGossip mGossip;
     Broadcast mChannel;
     std::vector<PrivateSum> mTrees;
-    std::unique_ptr<TreeAccountant> mAccountant;
-    std::vector<std::string> mWarnings;
     Eigen::MatrixXd mX, mY, mGrad, mBlockSum, mZhat, mLeaf, mCounters;
     Eigen::VectorXd mScale, mRow, mDirection;
     long long mBlocksDone = 0, mGossipDone = 0, mProjections = 0, mLinearMinimizations = 0;

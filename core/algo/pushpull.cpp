@@ -21,14 +21,13 @@ namespace {
 class PushPull final : public Algorithm
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        mProblem = ctx.problem;
         mRowMixer = Mixer(ctx.R);
         mColumnMixer = Mixer(ctx.C);
         mStep = paramSchedule(ctx.params, "stepsize");
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mNuTheta = paramPerAgent(ctx.privacy, "noise_theta", n);
         mDecayTheta = paramPerAgent(ctx.privacy, "noise_theta_decay", n);
         mNuY = paramPerAgent(ctx.privacy, "noise_y", n);
@@ -38,14 +37,11 @@ public:
         mChannelTheta =
             Broadcast("theta", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mChannelY = Broadcast("y", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long t, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long t = mIteration;
         decayingScales(mNuTheta, mDecayTheta, t, mScale);
         mBits += mChannelTheta.send(mState.x(), mScale, record);
         decayingScales(mNuY, mDecayY, t, mScale);
@@ -58,7 +54,6 @@ public:
             [&](auto &out) { mRowMixer.mix(mState.x(), mChannelTheta.sent(), out); },
             [&](auto &out) { mColumnMixer.mix(mState.y(), mChannelY.sent(), out); },
             gradientsOf(*mProblem));
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mState.x(); }
@@ -68,7 +63,6 @@ public:
     }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     Mixer mRowMixer, mColumnMixer;
     Schedule mStep;
     Eigen::VectorXd mNuTheta, mDecayTheta, mNuY, mDecayY, mScale;
@@ -80,20 +74,18 @@ private:
 
 AlgorithmDescriptor describePushPull()
 {
-    AlgorithmDescriptor d;
-    d.id = "push-pull";
-    d.name = "Push-Pull gradient tracking";
-    d.reference = "S. Pu, W. Shi, J. Xu, A. Nedić, Push-pull gradient methods for distributed "
-                  "optimization in networks, IEEE TAC 66(1), 2021; DP noise as in eq. (5) of "
-                  "Y. Wang et al., LDP gradient tracking for distributed online learning over "
-                  "directed graphs (paper 000)";
-    d.explanation = "Decisions θ are pulled over G_R with a row-stochastic R; the gradient tracker "
-                    "y is pushed over G_C with a column-stochastic C. Noise-free it converges "
-                    "linearly to x* on a strongly connected digraph. With DP noise on the shared "
-                    "θ and y (eq. 5) the tracker accumulates every past noise, so the error "
-                    "stalls at a floor (paper 000, eq. 6).";
-    d.graphKind = GraphKind::Directed;
-    d.weights = WeightNeeds::RowColumn;
+    auto d = algorithmDescriptor(
+        "push-pull", "Push-Pull gradient tracking",
+        "S. Pu, W. Shi, J. Xu, A. Nedić, Push-pull gradient methods for distributed "
+        "optimization in networks, IEEE TAC 66(1), 2021; DP noise as in eq. (5) of "
+        "Y. Wang et al., LDP gradient tracking for distributed online learning over "
+        "directed graphs (paper 000)",
+        "Decisions θ are pulled over G_R with a row-stochastic R; the gradient tracker "
+        "y is pushed over G_C with a column-stochastic C. Noise-free it converges "
+        "linearly to x* on a strongly connected digraph. With DP noise on the shared "
+        "θ and y (eq. 5) the tracker accumulates every past noise, so the error "
+        "stalls at a floor (paper 000, eq. 6).",
+        GraphKind::Directed, WeightNeeds::RowColumn, makeAlgorithm<PushPull>);
     d.params = {stepsizeParam(0.05, "Step size λ_t (a number or a schedule, e.g. "
                                     "{\"type\":\"polynomial\",\"a\":0.1,\"t0\":1,\"p\":0.61}).")};
     d.privacyParams = {
@@ -111,7 +103,6 @@ AlgorithmDescriptor describePushPull()
     d.exactWithoutNoise = NoiseFreeClaim{
         .citation = "Pu, Shi, Xu and Nedić 2020 (Push-Pull): linear convergence to x* for a "
                     "small enough constant step"};
-    d.create = [] { return std::make_unique<PushPull>(); };
     return d;
 }
 

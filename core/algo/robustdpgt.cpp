@@ -133,23 +133,21 @@ TheoryLevel thetaLevel(const TheoryRun &run)
     return out;
 }
 
-class RobustDpGt final : public Algorithm
+class RobustDpGt final : public AccountedAlgorithm<Paper003Accountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        mProblem = ctx.problem;
         mW = ctx.W;
         mMixer = Mixer(ctx.W);
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mAlpha = paramReal(ctx.params, "alpha");
         mGamma = paramSchedule(ctx.params, "gamma");
         mBeta = paramSchedule(ctx.privacy, "beta");
         mNoiseS = paramReal(ctx.privacy, "noise_s");
         mNoiseX = paramReal(ctx.privacy, "noise_x");
         const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
-        mWarnings.clear();
         if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
             return s;
 
@@ -204,14 +202,11 @@ public:
         mScale.resize(n);
         mChannelS = Broadcast("s", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);
         mChannelX = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long k = mIteration;
         const double beta = mBeta.at(k);
         // a) one noisy message per state and agent, broadcast to all neighbours.
         mBits += sendAtScale(mChannelS, mS, beta * mNoiseS, mScale, record);
@@ -229,11 +224,9 @@ public:
         mS.swap(mNextS);
         if (mAccountant)
             mAccountant->advance();
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
 
     std::vector<std::string> warnings() const override
     {
@@ -367,7 +360,6 @@ private:
                             "finite-horizon ε");
     }
 
-    std::shared_ptr<const Problem> mProblem;
     Eigen::MatrixXd mW;
     Mixer mMixer;
     double mAlpha = 0.0;
@@ -377,22 +369,18 @@ private:
     Broadcast mChannelS, mChannelX;
     Eigen::MatrixXd mX, mS, mNextX, mNextS, mGrad;
     Eigen::VectorXd mScale;
-    std::unique_ptr<Paper003Accountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
 
 AlgorithmDescriptor describeRobustDpGt()
 {
-    AlgorithmDescriptor d;
-    d.id = "robust-dp-gt";
-    d.name = "Robust DP gradient tracking (paper 003)";
-    d.reference = "Y. Xuan, Y. Wang, Gradient-tracking based differentially private distributed "
-                  "optimization with enhanced optimization accuracy, arXiv 2212.05364 "
-                  "(Automatica), Algorithm 1; builds on S. Pu, Robust gradient tracking "
-                  "(R-Push-Pull)";
-    d.explanation =
+    auto d = algorithmDescriptor(
+        "robust-dp-gt", "Robust DP gradient tracking (paper 003)",
+        "Y. Xuan, Y. Wang, Gradient-tracking based differentially private distributed "
+        "optimization with enhanced optimization accuracy, arXiv 2212.05364 "
+        "(Automatica), Algorithm 1; builds on S. Pu, Robust gradient tracking "
+        "(R-Push-Pull)",
         "Each agent tracks the cumulative gradient s_i instead of the gradient and broadcasts "
         "s_i + β_k η_i and x_i + β_k ξ_i (one Laplace draw per message, own terms noise-free): "
         "s ← w_ii s + Σ_{j≠i} w_ij (noisy s_j) + γ_k ∇f_i(x_i), x ← w_ii x + Σ_{j≠i} w_ij "
@@ -401,24 +389,17 @@ AlgorithmDescriptor describeRobustDpGt()
         "γ_k = γ/(m+k)^p and noise factor β_k = 1/(m+k)^q trade accuracy against ε (Theorem 2, "
         "eq. 18; finite over an infinite horizon when p − q > 2, Corollary 3). With γ_k = β_k = 1 "
         "it converges linearly to a noise ball whose size grows with ρ_w and ρ(W_o) (Theorems "
-        "3–4). Noise parameters are Laplace scales b (variance 2β_k²b² per coordinate).";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
-    d.acceptsCompressor = true;
+        "3–4). Noise parameters are Laplace scales b (variance 2β_k²b² per coordinate).",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<RobustDpGt>);
     auto alpha = realParam("alpha", "Step size α", 0.05, 0.0, 1e6,
                            "Constant outer step α of the x-update x ← … − α (s⁺ − s).",
                            {.minExclusive = true, .logScale = true});
     alpha.condition = "Lemma 1: αγ_0 < 2/(μ+L); Theorems 1, 3, 4 bound α (or αγ)";
-    ParamSpec gamma;
-    gamma.key = "gamma";
-    gamma.label = "Gradient step γ_k";
-    gamma.help = "Step γ_k multiplying the gradient in the s-update: a number (constant, e.g. 1) "
-                 "or {\"type\":\"polynomial\",\"a\":γ,\"t0\":m,\"p\":p} for γ/(m+k)^p.";
-    gamma.type = ParamType::Schedule;
-    gamma.defaultValue = 1.0;
-    gamma.min = 0.0;
-    gamma.max = 1e6;
-    gamma.logScale = true;
+    auto gamma = scheduleParam("gamma", "Gradient step γ_k", 1.0, 0.0, 1e6,
+                               "Step γ_k multiplying the gradient in the s-update: a number (constant, "
+                               "e.g. 1) or {\"type\":\"polynomial\",\"a\":γ,\"t0\":m,\"p\":p} for "
+                               "γ/(m+k)^p.",
+                               {.logScale = true});
     gamma.condition = "Theorem 1 cases by (p, q); Corollary 3 needs p − q > 2";
     auto mu = realParam("mu", "μ (for warnings)", 0.0, 0.0, 1e12,
                         "Strong convexity μ of every f_i, used only to check the step-size "
@@ -437,16 +418,10 @@ AlgorithmDescriptor describeRobustDpGt()
     auto noiseX = realParam("noise_x", "Laplace scale b_ξ (x)", 0.0, 0.0, 1e9,
                             "Laplace scale b_ξ of ξ_{i,k} on the broadcast decision x_i; the "
                             "message carries β_k ξ. 0 = no noise.", {.logScale = true});
-    ParamSpec beta;
-    beta.key = "beta";
-    beta.label = "Noise factor β_k";
-    beta.help = "Factor β_k on both noises: a number (1 = constant noise) or "
-                "{\"type\":\"polynomial\",\"a\":1,\"t0\":m,\"p\":q} for 1/(m+k)^q.";
-    beta.type = ParamType::Schedule;
-    beta.defaultValue = 1.0;
-    beta.min = 0.0;
-    beta.max = 1e6;
-    beta.logScale = true;
+    auto beta = scheduleParam("beta", "Noise factor β_k", 1.0, 0.0, 1e6,
+                              "Factor β_k on both noises: a number (1 = constant noise) or "
+                              "{\"type\":\"polynomial\",\"a\":1,\"t0\":m,\"p\":q} for 1/(m+k)^q.",
+                              {.logScale = true});
     beta.condition = "Theorem 1 cases by (p, q); Theorem 2's ε has β_k in the denominator";
     d.privacyParams = {noiseS, noiseX, beta, dp::epsilonTargetParam(), dp::gradientBoundParam(),
                        dp::clipSwitchParam()};
@@ -462,7 +437,6 @@ AlgorithmDescriptor describeRobustDpGt()
     d.exactWithoutNoise = NoiseFreeClaim{
         .citation = "paper 003, Theorem 3 without noise (σ_η = σ_ξ = 0): the steady-state "
                     "bound θ is 0"};
-    d.create = [] { return std::make_unique<RobustDpGt>(); };
     return d;
 }
 

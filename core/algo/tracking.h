@@ -98,7 +98,7 @@ public:
     /** Channels "x" (DecisionNoise) and "y" (TrackerNoise) of the run's n agents. */
     void reset(const RunContext &ctx)
     {
-        const int n = static_cast<int>(ctx.x0.rows()), d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents(), d = ctx.dimension();
         mScale.resize(n);
         mX = Broadcast("x", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
         mY = Broadcast("y", n, d, ctx.noise, RngPurpose::TrackerNoise, ctx.compressor);

@@ -20,27 +20,24 @@ namespace dplab {
 
 AlgorithmDescriptor describeWangNedic47Static()
 {
-    AlgorithmDescriptor d;
-    d.id = "wang-nedic-47-static";
-    d.name = "[47] DP static consensus (reconstructed)";
-    d.reference = "Y. Wang and A. Nedić, Tailoring gradient methods for differentially private distributed "
-                  "optimization, IEEE TAC 2023 (ref. [47] of paper 000), Algorithm 1 — reconstructed from paper "
-                  "000's description, not from the original paper";
-    d.explanation = "Reconstructed from paper 000's description, not from the original paper. Static-consensus "
-                    "gradient method with one shared variable: x_i ← x_i + γ_k Σ_j W_ij((x_j + ζ_j) − x_i) − "
-                    "λ_k ∇f_i(x_i), a weakening factor γ_k = (k+1)^(−0.95) on the noisy coupling, Laplace noise "
-                    "of one network-wide scale (centralized DP). The ε shown is a derived coupling bound that "
-                    "grows without limit in the horizon (no finite ε as k → ∞ is claimed here, although [47] "
-                    "claims one by an argument not available to DPLab).";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
-    d.acceptsCompressor = true;
+    auto d = algorithmDescriptor(
+        "wang-nedic-47-static", "[47] DP static consensus (reconstructed)",
+        "Y. Wang and A. Nedić, Tailoring gradient methods for differentially private distributed "
+        "optimization, IEEE TAC 2023 (ref. [47] of paper 000), Algorithm 1 — reconstructed from paper "
+        "000's description, not from the original paper",
+        "Reconstructed from paper 000's description, not from the original paper. Static-consensus "
+        "gradient method with one shared variable: x_i ← x_i + γ_k Σ_j W_ij((x_j + ζ_j) − x_i) − "
+        "λ_k ∇f_i(x_i), a weakening factor γ_k = (k+1)^(−0.95) on the noisy coupling, Laplace noise "
+        "of one network-wide scale (centralized DP). The ε shown is a derived coupling bound that "
+        "grows without limit in the horizon (no finite ε as k → ∞ is claimed here, although [47] "
+        "claims one by an argument not available to DPLab).",
+        GraphKind::Undirected, WeightNeeds::Doubly,
+        [] { return weakened::create(weakened::Variant::WangNedic47); });
     d.params = weakened::params(0.98, 0.95,
                                 "γ_k multiplies the neighbour coupling only; paper 000 gives [47]'s factors "
                                 "γ_1 = (t+1)^(−0.95), γ_2 = (t+1)^(−0.75) without saying which coupling each "
                                 "weakens — here γ_1 on the x coupling, the only one of the static method.");
     d.privacyParams = weakened::privacyParams(weakened::Variant::WangNedic47);
-    d.create = [] { return weakened::create(weakened::Variant::WangNedic47); };
     return d;
 }
 

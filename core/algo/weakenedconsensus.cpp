@@ -26,24 +26,22 @@ double exponentOf(const Schedule &s)
     return std::numeric_limits<double>::quiet_NaN();
 }
 
-class WeakenedConsensus final : public Algorithm
+class WeakenedConsensus final : public AccountedAlgorithm<WeakenedConsensusAccountant>
 {
 public:
     explicit WeakenedConsensus(Variant variant) : mVariant(variant) {}
 
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         if (ctx.W.rows() != n || ctx.W.cols() != n)
             return Error::invalid("graph.weights", "needs a doubly stochastic W of size n×n");
-        mProblem = ctx.problem;
         mMixer = Mixer(ctx.W);
         mStep = paramSchedule(ctx.params, "stepsize");
         mWeakening = paramSchedule(ctx.params, "weakening");
         mNu = paramPerAgent(ctx.privacy, "noise_theta", n);
         mDecay = paramPerAgent(ctx.privacy, "noise_theta_decay", n);
-        mWarnings.clear();
         checkConditions(ctx.W);
         if (Status s = setUpAccountant(ctx, n, d); !s)
             return s;
@@ -53,14 +51,11 @@ public:
         mGrad.resize(n, d);
         mScale.resize(n);
         mChannel = Broadcast("theta", n, d, ctx.noise, RngPurpose::DecisionNoise, ctx.compressor);
-        restart();
         return {};
     }
 
-    void step() override
+    void iterate(long long t, std::vector<Message> *record) override
     {
-        auto *record = messageRecord();
-        const long long t = mIteration;
         mProblem->gradients(mTheta, mGrad, t);
         decayingScales(mNu, mDecay, t, mScale);
         mBits += mChannel.send(mTheta, mScale, record);
@@ -71,12 +66,9 @@ public:
         mTheta += gamma * (mMixed - mTheta) - mStep.at(t) * mGrad;
         if (mAccountant)
             mAccountant->advance();
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mTheta; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
-    std::vector<std::string> warnings() const override { return mWarnings; }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
         if (name == "gradient")
@@ -183,15 +175,12 @@ private:
     }
 
     Variant mVariant;
-    std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep, mWeakening;
     Eigen::VectorXd mNu, mDecay, mScale;
     Eigen::MatrixXd mNoiseBase;
     Broadcast mChannel;
     Eigen::MatrixXd mTheta, mMixed, mGrad;
-    std::unique_ptr<WeakenedConsensusAccountant> mAccountant;
-    std::vector<std::string> mWarnings;
 };
 
 } // namespace
@@ -207,15 +196,9 @@ std::vector<ParamSpec> params(double stepExponent, double weakeningExponent, con
                                    "'near-optimally'; the reconstruction needs (1+u)/2 < v ≤ 1).");
     step.defaultValue = Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", 1.0}, {"p", stepExponent}};
     step.condition = "(1+u)/2 < v ≤ 1";
-    ParamSpec weakening;
-    weakening.key = "weakening";
-    weakening.label = "Weakening factor γ_t";
-    weakening.help = weakeningHelp;
-    weakening.type = ParamType::Schedule;
-    weakening.defaultValue = Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", 1.0}, {"p", weakeningExponent}};
-    weakening.min = 0.0;
-    weakening.minExclusive = true;
-    weakening.max = 1e6;
+    auto weakening = scheduleParam("weakening", "Weakening factor γ_t",
+                                   Json{{"type", "polynomial"}, {"a", 1.0}, {"t0", 1.0}, {"p", weakeningExponent}},
+                                   0.0, 1e6, weakeningHelp, {.minExclusive = true});
     weakening.condition = "1/2 < u ≤ 1";
     return {step, weakening};
 }

@@ -2,6 +2,8 @@
 // Helpers for end-to-end tests of dplab-cli: run the binary, capture exit code and output.
 #pragma once
 
+#include "../common/tempdir.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -23,40 +25,18 @@ struct CliResult {
     std::string err;
 };
 
-inline std::string readText(const std::filesystem::path &path)
+/** The cells of one CSV line (no quoting in our files); a trailing comma is an empty last cell. */
+inline std::vector<std::string> csvCells(const std::string &line)
 {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    std::vector<std::string> out;
+    std::stringstream in(line);
+    std::string cell;
+    while (std::getline(in, cell, ','))
+        out.push_back(cell);
+    if (!line.empty() && line.back() == ',')
+        out.push_back("");
+    return out;
 }
-
-inline void writeText(const std::filesystem::path &path, const std::string &text)
-{
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
-
-/** A fresh temporary folder per test, removed at the end. */
-class TempDir
-{
-public:
-    TempDir()
-    {
-        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-        mPath = std::filesystem::temp_directory_path()
-                / ("dplab-" + std::string(info->test_suite_name()) + "-" + info->name() + "-"
-                   + std::to_string(::getpid()));
-        std::filesystem::remove_all(mPath);
-        std::filesystem::create_directories(mPath);
-    }
-    ~TempDir() { std::filesystem::remove_all(mPath); }
-    const std::filesystem::path &path() const { return mPath; }
-    std::filesystem::path operator/(const std::string &name) const { return mPath / name; }
-
-private:
-    std::filesystem::path mPath;
-};
 
 inline std::string quote(const std::string &s)
 {

@@ -25,23 +25,12 @@ std::map<std::string, Series> readMetrics(const std::filesystem::path &file)
     std::istringstream in(readText(file));
     std::string line;
     std::getline(in, line);
-    std::vector<std::string> names;
-    {
-        std::istringstream header(line);
-        std::string cell;
-        while (std::getline(header, cell, ','))
-            names.push_back(cell);
-    }
+    const std::vector<std::string> names = csvCells(line);
     std::map<std::string, Series> runs;
     while (std::getline(in, line)) {
-        std::istringstream row(line);
-        std::string cell, label;
-        for (std::size_t c = 0; std::getline(row, cell, ','); ++c) {
-            if (c == 0)
-                label = cell;
-            else
-                runs[label][names[c]].push_back(cell.empty() ? NAN : std::strtod(cell.c_str(), nullptr));
-        }
+        const std::vector<std::string> cells = csvCells(line);
+        for (std::size_t c = 1; c < cells.size(); ++c)
+            runs[cells[0]][names[c]].push_back(cells[c].empty() ? NAN : std::strtod(cells[c].c_str(), nullptr));
     }
     return runs;
 }
@@ -204,21 +193,11 @@ std::map<double, std::map<std::string, double>> readSweep(const std::filesystem:
     std::istringstream in(readText(file));
     std::string line;
     std::getline(in, line);
-    std::vector<std::string> names;
-    {
-        std::istringstream header(line);
-        std::string cell;
-        while (std::getline(header, cell, ','))
-            names.push_back(cell);
-    }
+    const std::vector<std::string> names = csvCells(line);
     const auto column = std::find(names.begin(), names.end(), "gradient_norm_mean") - names.begin();
     std::map<double, std::map<std::string, double>> out;
     while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::istringstream row(line);
-        std::string cell;
-        while (std::getline(row, cell, ','))
-            cells.push_back(cell);
+        const std::vector<std::string> cells = csvCells(line);
         out[std::strtod(cells[1].c_str(), nullptr)][cells[2]] = std::strtod(cells[column].c_str(), nullptr);
     }
     return out;

@@ -22,18 +22,6 @@ std::vector<std::string> lines(const std::string &text)
     return out;
 }
 
-std::vector<std::string> cells(const std::string &line)
-{
-    std::vector<std::string> out;
-    std::stringstream in(line);
-    std::string cell;
-    while (std::getline(in, cell, ','))
-        out.push_back(cell);
-    if (!line.empty() && line.back() == ',')
-        out.push_back("");
-    return out;
-}
-
 TEST(TeachingCli, FrontierWritesOneRowPerRunAndEpsilon)
 {
     TempDir dir;
@@ -43,20 +31,20 @@ TEST(TeachingCli, FrontierWritesOneRowPerRunAndEpsilon)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(readText(dir / "out" / "frontier.csv"));
     ASSERT_EQ(rows.size(), 7u);
-    const auto header = cells(rows[0]);
+    const auto header = csvCells(rows[0]);
     EXPECT_EQ(header[0], "run");
     EXPECT_EQ(header[1], "target_epsilon");
     EXPECT_EQ(header[2], "consensus_error_mean");
     EXPECT_EQ(header[3], "consensus_error_std");
     EXPECT_NE(std::find(header.begin(), header.end(), "distance_to_optimum_mean"), header.end());
     EXPECT_NE(std::find(header.begin(), header.end(), "epsilon_mean"), header.end());
-    EXPECT_EQ(cells(rows[1])[0], "Robust DP-GT (paper 003)");
-    EXPECT_EQ(cells(rows[1])[1], "10");
-    EXPECT_NEAR(std::stod(cells(rows[2])[1]), 100.0, 1e-9);
-    EXPECT_EQ(cells(rows[4])[0], "DPOP");
+    EXPECT_EQ(csvCells(rows[1])[0], "Robust DP-GT (paper 003)");
+    EXPECT_EQ(csvCells(rows[1])[1], "10");
+    EXPECT_NEAR(std::stod(csvCells(rows[2])[1]), 100.0, 1e-9);
+    EXPECT_EQ(csvCells(rows[4])[0], "DPOP");
     // The achieved ε equals the target (the runs calibrate to it).
     const auto eps = std::find(header.begin(), header.end(), "epsilon_mean") - header.begin();
-    EXPECT_NEAR(std::stod(cells(rows[3])[eps]), 1000.0, 1e-6 * 1000);
+    EXPECT_NEAR(std::stod(csvCells(rows[3])[eps]), 1000.0, 1e-6 * 1000);
     EXPECT_TRUE(std::filesystem::exists(dir / "out" / "experiment.json"));
 }
 
@@ -84,12 +72,12 @@ TEST(TeachingCli, EavesdropperReportsAttackErrorInMetricsCsv)
                           + quote(dir.path().string()));
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = lines(readText(dir / "metrics.csv"));
-    const auto header = cells(rows[0]);
+    const auto header = csvCells(rows[0]);
     EXPECT_EQ(header.back(), "attack_error");
     const std::size_t col = header.size() - 1;
     double cleanLast = -1, noisyLast = -1;
     for (std::size_t k = 1; k < rows.size(); ++k) {
-        const auto c = cells(rows[k]);
+        const auto c = csvCells(rows[k]);
         if (c[2] != "60")
             continue;
         if (c[0] == "LDP-GT without noise")
@@ -101,8 +89,8 @@ TEST(TeachingCli, EavesdropperReportsAttackErrorInMetricsCsv)
     EXPECT_LE(cleanLast, 1e-9);
     EXPECT_GT(noisyLast, 0.5);
     // Iteration 0 has no reconstruction yet: an empty cell, never 0.
-    EXPECT_EQ(cells(rows[1])[2], "0");
-    EXPECT_EQ(cells(rows[1])[col], "");
+    EXPECT_EQ(csvCells(rows[1])[2], "0");
+    EXPECT_EQ(csvCells(rows[1])[col], "");
 }
 
 TEST(TeachingCli, TeachingPresetsRun)

@@ -3,6 +3,8 @@
 #include "dplab/problem/dataset.h"
 #include "dplab/problem/problem.h"
 
+#include "../common/tempdir.h"
+
 #include <Eigen/QR>
 #include <gtest/gtest.h>
 #include <zlib.h>
@@ -24,30 +26,23 @@ namespace fs = std::filesystem;
 class TempDir : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "dplab_dataset_XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        mDir = pattern;
-    }
-    void TearDown() override { fs::remove_all(mDir); }
 
     std::string write(const std::string &name, const std::string &text) const
     {
-        const std::string path = (mDir / name).string();
+        const std::string path = (mTemp.path() / name).string();
         std::ofstream(path, std::ios::binary) << text;
         return path;
     }
     std::string writeGz(const std::string &name, const std::string &bytes) const
     {
-        const std::string path = (mDir / name).string();
+        const std::string path = (mTemp.path() / name).string();
         gzFile f = gzopen(path.c_str(), "wb");
         gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
         gzclose(f);
         return path;
     }
 
-    fs::path mDir;
+    test::TempDir mTemp;
 };
 
 using Csv = TempDir;
@@ -175,7 +170,7 @@ TEST_F(Csv, MalformedFilesNameFileAndLine)
         EXPECT_EQ(result.error().where, path + ":" + std::to_string(c.line)) << c.text;
         EXPECT_EQ(result.error().code, ErrorCode::ParseError) << c.text;
     }
-    const auto missing = (mDir / "missing.csv").string();
+    const auto missing = (mTemp.path() / "missing.csv").string();
     auto result = loadCsv(missing);
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().code, ErrorCode::NotFound);
@@ -227,7 +222,7 @@ TEST_F(Libsvm, MalformedFilesNameFileAndLine)
         ASSERT_FALSE(result.ok()) << c.text;
         EXPECT_EQ(result.error().where, path + ":" + std::to_string(c.line)) << c.text;
     }
-    const auto missing = (mDir / "missing.svm").string();
+    const auto missing = (mTemp.path() / "missing.svm").string();
     auto result = loadLibsvm(missing);
     ASSERT_FALSE(result.ok());
     EXPECT_EQ(result.error().code, ErrorCode::NotFound);
@@ -288,7 +283,7 @@ TEST_F(Idx, BadFilesAreErrors)
     ASSERT_FALSE(shortFile.ok());
     EXPECT_EQ(shortFile.error().where, truncated);
     EXPECT_FALSE(loadIdx(write("junk.idx", "hello"), fourLabels).ok());
-    auto missing = loadIdx((mDir / "none.idx").string(), fourLabels);
+    auto missing = loadIdx((mTemp.path() / "none.idx").string(), fourLabels);
     ASSERT_FALSE(missing.ok());
     EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
     // Fuzz finding: zero images of 4210752250 × 4210752250 passed the size check (0 bytes

@@ -242,10 +242,10 @@ class FailingStep final : public Algorithm
 {
 public:
     explicit FailingStep(std::unique_ptr<Algorithm> inner) : mInner(std::move(inner)) {}
-    Status reset(const RunContext &ctx) override { return mInner->reset(ctx); }
-    void step() override
+    Status start(const RunContext &ctx) override { return mInner->reset(ctx); }
+    void iterate(long long k, std::vector<Message> *) override
     {
-        if (mInner->iteration() == 3)
+        if (k == 3)
             requireDecomposed("test matrix M", "eigen-decomposition", Eigen::NoConvergence);
         mInner->step();
     }

@@ -21,14 +21,13 @@ namespace dplab::example {
 
 namespace {
 
-class NoisyDgd final : public Algorithm
+class NoisyDgd final : public AccountedAlgorithm<BasicCompositionAccountant>
 {
 public:
-    Status reset(const RunContext &ctx) override
+    Status start(const RunContext &ctx) override
     {
-        const int n = static_cast<int>(ctx.x0.rows());
-        const int d = static_cast<int>(ctx.x0.cols());
-        mProblem = ctx.problem;
+        const int n = ctx.agents();
+        const int d = ctx.dimension();
         mMixer = Mixer(ctx.W);
         mStep = paramSchedule(ctx.params, "stepsize");
         mClip = paramReal(ctx.params, "clip");
@@ -45,45 +44,37 @@ public:
         mAccountant.reset();
         if (mNoise.a() > 0)
             mAccountant = std::make_unique<BasicCompositionAccountant>(n, "basic composition Σ 2α_k C / b_k");
-        mIteration = 0;
-        mBits = 0;
         return {};
     }
 
-    void step() override
+    void iterate(long long k, std::vector<Message> *record) override
     {
-        if (mRecordMessages)
-            mMessages.clear();
-        const double alpha = mStep.at(mIteration);
-        mProblem->gradients(mX, mGrad, mIteration);
+        const double alpha = mStep.at(k);
+        mProblem->gradients(mX, mGrad, k);
         for (Eigen::Index i = 0; i < mGrad.rows(); ++i) {
             const double norm = mGrad.row(i).lpNorm<1>();
             if (norm > mClip)
                 mGrad.row(i) *= mClip / norm;
         }
         mMessage = mX - alpha * mGrad;
-        mScale.setConstant(mNoise.at(mIteration));
-        mBits += mChannel.send(mMessage, mScale, mRecordMessages ? &mMessages : nullptr);
+        mScale.setConstant(mNoise.at(k));
+        mBits += mChannel.send(mMessage, mScale, record);
         mMixer.apply(mChannel.sent(), mNext);
         mX.swap(mNext);
         if (mAccountant) { // the messages of iteration k join ε after k + 1 iterations
             mSensitivity.setConstant(2.0 * alpha * mClip);
             mAccountant->add(mSensitivity, mScale);
         }
-        ++mIteration;
     }
 
     const Eigen::MatrixXd &decisions() const override { return mX; }
-    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
 
 private:
-    std::shared_ptr<const Problem> mProblem;
     Mixer mMixer;
     Schedule mStep;
     Schedule mNoise;
     double mClip = 0.0;
     Broadcast mChannel;
-    std::unique_ptr<BasicCompositionAccountant> mAccountant;
     Eigen::MatrixXd mX, mGrad, mMessage, mNext;
     Eigen::VectorXd mScale, mSensitivity;
 };
@@ -92,16 +83,14 @@ private:
 
 AlgorithmDescriptor describeNoisyDgd()
 {
-    AlgorithmDescriptor d;
-    d.id = "example-noisy-dgd";
-    d.name = "Noisy DGD (the docs/extending.md example)";
-    d.reference = "";
-    d.explanation = "Each agent clips its local gradient to ℓ1 norm C, takes a gradient step, adds "
-                    "Laplace noise once and broadcasts the result; every agent then averages the "
-                    "messages it received (its own included) with the weights W. ε by basic "
-                    "composition: Σ_k 2α_k C / b_k.";
-    d.graphKind = GraphKind::Undirected;
-    d.weights = WeightNeeds::Doubly;
+    auto d = algorithmDescriptor(
+        "example-noisy-dgd", "Noisy DGD (the docs/extending.md example)",
+        "",
+        "Each agent clips its local gradient to ℓ1 norm C, takes a gradient step, adds "
+        "Laplace noise once and broadcasts the result; every agent then averages the "
+        "messages it received (its own included) with the weights W. ε by basic "
+        "composition: Σ_k 2α_k C / b_k.",
+        GraphKind::Undirected, WeightNeeds::Doubly, makeAlgorithm<NoisyDgd>);
     d.params = {
         stepsizeParam(0.05, "Step size α_k of the local gradient step (a number or a schedule)."),
         ParamSpec{.key = "clip",
@@ -118,7 +107,6 @@ AlgorithmDescriptor describeNoisyDgd()
     d.privacyParams = {noiseScaleParam("noise", "Noise on the message",
                                        "Laplace scale b_k of the noise added once to each broadcast "
                                        "message (0 = no noise and no ε).")};
-    d.create = [] { return std::make_unique<NoisyDgd>(); };
     return d;
 }
 

@@ -3,6 +3,8 @@
 #include "dplab/graph/analysis.h"
 #include "dplab/graph/generators.h"
 
+#include "../common/generatedgraph.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,12 +13,7 @@
 namespace dplab {
 namespace {
 
-Graph generate(const Json &spec)
-{
-    auto g = generateGraph(spec, "graph.generator");
-    EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().toString());
-    return g.ok() ? *g : Graph();
-}
+using test::generate;
 
 Error generateError(const Json &spec)
 {

@@ -4,6 +4,8 @@
 #include "dplab/common/files.h"
 #include "dplab/engine/outputfolder.h"
 
+#include "../common/tempdir.h"
+
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -23,17 +25,8 @@ namespace fs = std::filesystem;
 class Folder : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        mRoot = fs::temp_directory_path()
-                / ("dplab-outputfolder-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-"
-                   + std::to_string(::getpid()));
-        fs::remove_all(mRoot);
-        fs::create_directories(mRoot);
-    }
-    void TearDown() override { fs::remove_all(mRoot); }
-    std::string dir() const { return (mRoot / "out").string(); }
-    std::string file(const std::string &name) const { return (mRoot / "out" / name).string(); }
+    std::string dir() const { return (mTemp.path() / "out").string(); }
+    std::string file(const std::string &name) const { return (mTemp.path() / "out" / name).string(); }
     static std::string read(const std::string &path) { return readFile(path).ok() ? *readFile(path) : std::string("<none>"); }
     static void stageSet(OutputFolder &f, const std::string &tag, bool sweep)
     {
@@ -52,7 +45,7 @@ protected:
         std::sort(names.begin(), names.end());
         return names;
     }
-    fs::path mRoot;
+    test::TempDir mTemp;
 };
 
 TEST_F(Folder, CommitInstallsTheSetAndRemovesStaleOutputs)
@@ -101,18 +94,18 @@ TEST_F(Folder, RefusesToOverwriteTheInputExperiment)
     ASSERT_FALSE(f.ok());
     EXPECT_NE(f.error().message.find("would replace it"), std::string::npos) << f.error().message;
     // An input of another name in the same folder is no conflict.
-    options.protect = {(mRoot / "out" / "mine.json").string()};
+    options.protect = {(mTemp.path() / "out" / "mine.json").string()};
     std::ofstream(options.protect[0]) << "{}";
     EXPECT_TRUE(OutputFolder::open(dir(), options).ok());
 }
 
 TEST_F(Folder, RefusesAFileAndAnUncreatableFolder)
 {
-    std::ofstream((mRoot / "plain").string()) << "x";
-    auto file = OutputFolder::open((mRoot / "plain").string());
+    std::ofstream((mTemp.path() / "plain").string()) << "x";
+    auto file = OutputFolder::open((mTemp.path() / "plain").string());
     ASSERT_FALSE(file.ok());
     EXPECT_EQ(file.error().code, ErrorCode::InvalidArgument);
-    auto under = OutputFolder::open((mRoot / "plain" / "sub").string());
+    auto under = OutputFolder::open((mTemp.path() / "plain" / "sub").string());
     ASSERT_FALSE(under.ok());
     EXPECT_EQ(under.error().code, ErrorCode::InvalidArgument);
 }

@@ -52,22 +52,6 @@ private:
     Eigen::MatrixXd mA, mB;
 };
 
-class IdentityCompressor : public Compressor
-{
-public:
-    std::string id() const override { return "identity"; }
-    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x, Eigen::Ref<Eigen::VectorXd> out,
-                           Rng &) const override
-    {
-        out = x;
-        return fullVectorBits(x.size());
-    }
-    double phi(int) const override { return 1.0; }
-    double r(int) const override { return 1.0; }
-    bool isRandom() const override { return false; }
-    bool isIdentity() const override { return true; }
-    Json toJson() const override { return Json{{"type", "identity"}}; }
-};
 
 /** A strongly connected, unbalanced 5-node digraph (edge j -> i: j sends to i). */
 Graph testDigraph()
@@ -115,7 +99,7 @@ struct Fixture {
     Graph graph = testDigraph();
     Eigen::MatrixXd R = uniformRow(graph);
     Eigen::MatrixXd C = R.transpose(); // paper 000's experiments: C = Rᵀ (column-stochastic)
-    std::shared_ptr<const Compressor> identity = std::make_shared<IdentityCompressor>();
+    std::shared_ptr<const Compressor> identity = makeCompressor(Json(), "compressor").value();
 };
 
 /** A reset context for `algorithm` with resolved params/privacy. */

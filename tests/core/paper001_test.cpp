@@ -22,23 +22,6 @@ using test::RandomQuadratic;
 
 // --- Test compressors ---------------------------------------------------------------------
 
-class TestIdentity final : public Compressor
-{
-public:
-    std::string id() const override { return "identity"; }
-    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x, Eigen::Ref<Eigen::VectorXd> out,
-                           Rng &) const override
-    {
-        out = x;
-        return fullVectorBits(x.size());
-    }
-    double phi(int) const override { return 1.0; }
-    double r(int) const override { return 1.0; }
-    bool isRandom() const override { return false; }
-    bool isIdentity() const override { return true; }
-    Json toJson() const override { return Json{{"type", id()}}; }
-};
-
 /** Greedy top-k (C1), ties to the lowest index; k·(32 + ⌈log2 d⌉) bits. */
 class TestTopK final : public Compressor
 {
@@ -115,7 +98,7 @@ private:
 
 std::vector<std::shared_ptr<const Compressor>> allCompressors()
 {
-    return {std::make_shared<TestIdentity>(), std::make_shared<TestTopK>(2), std::make_shared<TestNormSign>(),
+    return {makeCompressor(Json(), "compressor").value(), std::make_shared<TestTopK>(2), std::make_shared<TestNormSign>(),
             std::make_shared<TestRandK>(2)};
 }
 
@@ -161,7 +144,7 @@ struct Setup {
 };
 
 Setup makeSetup(const std::string &id, Json params, Json privacy,
-                std::shared_ptr<const Compressor> compressor = std::make_shared<TestIdentity>(), int d = 4)
+                std::shared_ptr<const Compressor> compressor = makeCompressor(Json(), "compressor").value(), int d = 4)
 {
     const AlgorithmDescriptor *alg = findAlgorithm(id);
     EXPECT_NE(alg, nullptr) << id;

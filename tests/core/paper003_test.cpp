@@ -63,22 +63,6 @@ private:
     Eigen::MatrixXd mA;
 };
 
-class IdentityCompressor final : public Compressor
-{
-public:
-    std::string id() const override { return "identity"; }
-    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x, Eigen::Ref<Eigen::VectorXd> out,
-                           Rng &) const override
-    {
-        out = x;
-        return fullVectorBits(x.size());
-    }
-    double phi(int) const override { return 1.0; }
-    double r(int) const override { return 0.0; }
-    bool isRandom() const override { return false; }
-    bool isIdentity() const override { return true; }
-    Json toJson() const override { return {{"type", "identity"}}; }
-};
 
 // Metropolis weights on a 4-ring: degree 2 everywhere, w_ij = 1/3, w_ii = 1/3.
 Eigen::MatrixXd ringMetropolis4()
@@ -147,7 +131,7 @@ std::unique_ptr<Algorithm> start(const RunSetup &s)
     EXPECT_TRUE(privacy.ok()) << (privacy.ok() ? "" : privacy.error().message);
     ctx.params = *params;
     ctx.privacy = *privacy;
-    ctx.compressor = std::make_shared<IdentityCompressor>();
+    ctx.compressor = makeCompressor(Json(), "compressor").value();
     ctx.noise = {s.seed, 0, s.repetition};
     ctx.x0 = Eigen::MatrixXd::Zero(s.problem->agentCount(), s.problem->dimension());
     for (int i = 0; i < ctx.x0.rows(); ++i)

@@ -2,6 +2,8 @@
 #include "dplab/problem/objectives.h"
 #include "dplab/problem/problem.h"
 
+#include "../common/tempdir.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -388,19 +390,12 @@ TEST(Factory, DataThatCannotServeTheProblemIsAnError)
 class FactoryFiles : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        std::string pattern = (fs::temp_directory_path() / "dplab_problem_XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        mDir = pattern;
-    }
-    void TearDown() override { fs::remove_all(mDir); }
     std::string write(const std::string &name, const std::string &text) const
     {
-        std::ofstream((mDir / name).string()) << text;
-        return (mDir / name).string();
+        std::ofstream((mTemp.path() / name).string()) << text;
+        return (mTemp.path() / name).string();
     }
-    fs::path mDir;
+    test::TempDir mTemp;
 };
 
 TEST_F(FactoryFiles, RelativePathsResolveAgainstTheBaseDir)
@@ -412,18 +407,18 @@ TEST_F(FactoryFiles, RelativePathsResolveAgainstTheBaseDir)
     write("d.csv", csv);
     auto problem = build(Json::parse(R"({"type": "logistic", "test_fraction": 0, "bias": false,
                            "data": {"source": "csv", "path": "d.csv", "label_name": "y"}})"),
-                         2, 1, mDir.string());
+                         2, 1, mTemp.path().string());
     ASSERT_TRUE(problem);
     EXPECT_EQ(problem->dimension(), 2);
     const auto facts = problem->describe();
     EXPECT_EQ(facts["samples"].get<int>(), 20);
     EXPECT_EQ(facts["positive_samples"].get<int>(), 10);
     EXPECT_EQ(facts["samples_per_agent"], Json::parse("[10, 10]"));
-    EXPECT_EQ(facts["file"].get<std::string>(), (mDir / "d.csv").string());
+    EXPECT_EQ(facts["file"].get<std::string>(), (mTemp.path() / "d.csv").string());
 
     auto missing = buildError(
         Json::parse(R"({"type": "ridge", "data": {"source": "csv", "path": "nope.csv"}})"), 2,
-        mDir.string());
+        mTemp.path().string());
     EXPECT_EQ(missing.code, ErrorCode::NotFound);
     EXPECT_EQ(missing.where, "problem.data.path");
     EXPECT_NE(missing.message.find("nope.csv"), std::string::npos) << missing.message;
@@ -431,13 +426,13 @@ TEST_F(FactoryFiles, RelativePathsResolveAgainstTheBaseDir)
     const auto bad = write("bad.csv", "a,b\n1,2\n3,oops\n");
     EXPECT_EQ(buildError(Json::parse(R"({"type": "ridge",
                                         "data": {"source": "csv", "path": "bad.csv"}})"),
-                         1, mDir.string())
+                         1, mTemp.path().string())
                   .where,
               bad + ":3");
     write("three.csv", "1,0\n2,1\n3,2\n");
     EXPECT_EQ(buildError(Json::parse(R"({"type": "logistic",
                                         "data": {"source": "csv", "path": "three.csv"}})"),
-                         1, mDir.string())
+                         1, mTemp.path().string())
                   .where,
               "problem.data");
 }

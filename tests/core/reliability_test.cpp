@@ -8,6 +8,8 @@
 #include "dplab/problem/datascan.h"
 #include "dplab/problem/dataset.h"
 
+#include "../common/tempdir.h"
+
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -24,30 +26,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir
-{
-public:
-    TempDir()
-    {
-        const auto *info = ::testing::UnitTest::GetInstance()->current_test_info();
-        mPath = fs::temp_directory_path()
-                / ("dplab-rel-" + std::string(info->test_suite_name()) + "-" + info->name() + "-" + std::to_string(::getpid()));
-        fs::remove_all(mPath);
-        fs::create_directories(mPath);
-    }
-    ~TempDir() { fs::remove_all(mPath); }
-    fs::path operator/(const std::string &name) const { return mPath / name; }
-    std::string str() const { return mPath.string(); }
-
-private:
-    fs::path mPath;
-};
-
-void writeText(const fs::path &path, const std::string &text)
-{
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-}
+using test::TempDir;
+using test::writeText;
 
 void writeGzip(const fs::path &path, const std::string &bytes)
 {
@@ -141,7 +121,7 @@ TEST(FileReading, OnlyRegularFilesWithinTheLimitAreRead)
 {
     TempDir dir;
     EXPECT_EQ(readFile((dir / "missing.json").string()).error().code, ErrorCode::NotFound);
-    auto folder = readFile(dir.str());
+    auto folder = readFile(dir.path().string());
     ASSERT_FALSE(folder.ok());
     EXPECT_NE(folder.error().message.find("is a folder"), std::string::npos);
     auto zero = readFile("/dev/zero");
@@ -304,7 +284,7 @@ TEST(ResolveBuild, ResolveReadsHeadersOnlyAndBuildLoadsThroughTheCache)
     writeText(dir / "data.csv", csv);
     Json e = baseExperiment();
     e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "data.csv"}}}};
-    auto spec = resolveExperiment(e, dir.str());
+    auto spec = resolveExperiment(e, dir.path().string());
     ASSERT_TRUE(spec.ok()) << spec.error().toString();
     EXPECT_FALSE(spec->isBuilt());
     ASSERT_EQ(spec->problemSpec.data.size(), 1u);
@@ -325,7 +305,7 @@ TEST(ResolveBuild, ResolveReadsHeadersOnlyAndBuildLoadsThroughTheCache)
     // A changed file is read again (size and modification time differ).
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     writeText(dir / "data.csv", csv + "1,1,1\n");
-    Experiment third = *resolveExperiment(e, dir.str());
+    Experiment third = *resolveExperiment(e, dir.path().string());
     ASSERT_TRUE(buildExperiment(third, cache).ok());
     EXPECT_EQ(cache.misses(), 2);
 }
@@ -336,7 +316,7 @@ TEST(ResolveBuild, MalformedRowsAreFoundByBuildNotByResolve)
     writeText(dir / "bad.csv", "1,2,0\n3,4,1\n5,oops,0\n7,8,1\n");
     Json e = baseExperiment();
     e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "bad.csv"}}}, {"test_fraction", 0}};
-    auto spec = resolveExperiment(e, dir.str());
+    auto spec = resolveExperiment(e, dir.path().string());
     ASSERT_TRUE(spec.ok()) << spec.error().toString();
     DataCache cache;
     auto built = buildExperiment(*spec, cache);
@@ -345,14 +325,14 @@ TEST(ResolveBuild, MalformedRowsAreFoundByBuildNotByResolve)
 
     Json missing = e;
     missing["problem"]["data"]["path"] = "nope.csv";
-    auto r = resolveExperiment(missing, dir.str());
+    auto r = resolveExperiment(missing, dir.path().string());
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().where, "problem.data.path");
     EXPECT_EQ(r.error().code, ErrorCode::NotFound);
 
     Json folder = e;
     folder["problem"]["data"]["path"] = ".";
-    auto f = resolveExperiment(folder, dir.str());
+    auto f = resolveExperiment(folder, dir.path().string());
     ASSERT_FALSE(f.ok());
     EXPECT_NE(f.error().message.find("is a folder"), std::string::npos) << f.error().toString();
 }

@@ -10,6 +10,8 @@
 #include "dplab/engine/runner.h"
 #include "dplab/engine/writers.h"
 
+#include "../common/tempdir.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -32,19 +34,10 @@ Json sweepExperiment()
 class Results : public ::testing::Test
 {
 protected:
-    void SetUp() override
-    {
-        mRoot = fs::temp_directory_path()
-                / ("dplab-results-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-"
-                   + std::to_string(::getpid()));
-        fs::remove_all(mRoot);
-        fs::create_directories(mRoot);
-    }
-    void TearDown() override { fs::remove_all(mRoot); }
 
     std::string write(const std::string &name, const Experiment &e, const ExperimentResult &r, bool trace)
     {
-        const std::string dir = (mRoot / name).string();
+        const std::string dir = (mTemp.path() / name).string();
         auto s = writeRunOutputs(dir, e, r, trace);
         EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().toString());
         return dir;
@@ -87,7 +80,7 @@ protected:
         (*mb)["files"].erase("summary.json");
         EXPECT_EQ(*ma, *mb);
     }
-    fs::path mRoot;
+    test::TempDir mTemp;
 };
 
 TEST_F(Results, ShardsAreBalancedAndCoverTheJobListOnce)
@@ -156,11 +149,11 @@ TEST_F(Results, ReaderRefusesIncompleteAndMismatchedFolders)
     ASSERT_TRUE(e.ok());
     const std::string dir = write("a", *e, run(*e, {}, false), false);
     // No manifest: not a complete set.
-    fs::rename(fs::path(dir) / "manifest.json", mRoot / "manifest.json");
+    fs::rename(fs::path(dir) / "manifest.json", mTemp.path() / "manifest.json");
     auto noManifest = readResultsFolder(dir);
     ASSERT_FALSE(noManifest.ok());
     EXPECT_NE(noManifest.error().message.find("no manifest.json"), std::string::npos);
-    fs::rename(mRoot / "manifest.json", fs::path(dir) / "manifest.json");
+    fs::rename(mTemp.path() / "manifest.json", fs::path(dir) / "manifest.json");
     ASSERT_TRUE(readResultsFolder(dir).ok());
     // A summary marked incomplete.
     const std::string summaryText = text(dir, "summary.json");

@@ -4,6 +4,8 @@
 #include "dplab/graph/generators.h"
 #include "dplab/graph/weights.h"
 
+#include "../common/generatedgraph.h"
+
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
 
@@ -17,12 +19,7 @@ namespace {
 constexpr double kTol = 1e-12;
 const std::string kPath = "graph.weights";
 
-Graph generate(const Json &spec)
-{
-    auto g = generateGraph(spec, "graph.generator");
-    EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().toString());
-    return g.ok() ? *g : Graph();
-}
+using test::generate;
 
 Eigen::MatrixXd build(const Graph &g, const Json &spec, WeightRole role)
 {

@@ -97,6 +97,11 @@ struct RunContext {
     NoiseSource noise;
     Eigen::MatrixXd x0;     ///< n×d initial decisions
     long long horizon = 0;  ///< planned iterations T (for accountants and schedules that use it)
+
+    /** n, the number of agents (rows of x0). */
+    int agents() const { return static_cast<int>(x0.rows()); }
+    /** d, the dimension of a decision (columns of x0). */
+    int dimension() const { return static_cast<int>(x0.cols()); }
 };
 
 /** One message of the last iteration, recorded on request (teaching view, eavesdropper demo). */
@@ -109,16 +114,21 @@ struct Message {
     std::uint64_t bits = 0;
 };
 
+/** An algorithm's run, written as a template method: reset() and step() do what every algorithm
+ *  does around its own start() and iterate(), which carry the paper's set-up and its iteration. */
 class Algorithm
 {
 public:
     virtual ~Algorithm() = default;
 
-    /** Sets up all agents from the context. Fails (naming the parameter path relative to the
-     *  run, e.g. "params.stepsize") on combinations the descriptor ranges cannot express. */
-    virtual Status reset(const RunContext &context) = 0;
-    /** Advances every agent one synchronous iteration. */
-    virtual void step() = 0;
+    /** Sets up all agents from the context: takes the run's problem, clears the warnings, runs
+     *  start() and begins a fresh run (no iterations, no bits, no recorded messages). Fails
+     *  (naming the parameter path relative to the run, e.g. "params.stepsize") on combinations
+     *  the descriptor ranges cannot express. */
+    Status reset(const RunContext &context);
+    /** Advances every agent one synchronous iteration: iterate(k) with k = iteration(), the
+     *  messages recorded while recording is on. */
+    void step();
     /** The n×d decisions the agents play now (what metrics and traces read). */
     virtual const Eigen::MatrixXd &decisions() const = 0;
     /** Iterations done since reset. */
@@ -127,8 +137,9 @@ public:
     std::uint64_t bitsSent() const { return mBits; }
     /** The accountant, or nullptr when the run adds no noise / has none. */
     virtual const PrivacyAccountant *accountant() const { return nullptr; }
-    /** Theorem conditions that the resolved parameters violate (shown as warnings). */
-    virtual std::vector<std::string> warnings() const { return {}; }
+    /** Theorem conditions that the resolved parameters violate (shown as warnings); by default
+     *  those start() put in mWarnings. */
+    virtual std::vector<std::string> warnings() const { return mWarnings; }
     /** A named internal state (e.g. "y" tracker) for invariant tests and teaching views. */
     virtual const Eigen::MatrixXd *state(const std::string &name) const;
 
@@ -136,26 +147,33 @@ public:
     const std::vector<Message> &lastMessages() const { return mMessages; }
 
 protected:
-    /** Starts a fresh run, the end of reset(): no iterations, no bits, no recorded messages. */
-    void restart()
-    {
-        mIteration = 0;
-        mBits = 0;
-        mMessages.clear();
-    }
-    /** Where step() records its messages: the cleared record while recording, else null. */
-    std::vector<Message> *messageRecord()
-    {
-        if (!mRecordMessages)
-            return nullptr;
-        mMessages.clear();
-        return &mMessages;
-    }
+    /** The algorithm's own set-up, called by reset() with mProblem set and mWarnings cleared:
+     *  parameters, state, channels, accountant. */
+    virtual Status start(const RunContext &context) = 0;
+    /** Iteration k → k + 1 of every agent, called by step(). `record` is where the messages go
+     *  (cleared) while recording, else null; the bits sent are added to mBits. */
+    virtual void iterate(long long k, std::vector<Message> *record) = 0;
 
+    std::shared_ptr<const Problem> mProblem; ///< the run's problem (set by reset)
+    std::vector<std::string> mWarnings;      ///< this run's warnings (cleared by reset)
     long long mIteration = 0;
     std::uint64_t mBits = 0;
+
+private:
     bool mRecordMessages = false;
     std::vector<Message> mMessages;
+};
+
+/** An algorithm with an accountant of its own type A, which its start() makes (null when the run
+ *  adds no noise or cannot be accounted) and its iterate() advances. */
+template <class A>
+class AccountedAlgorithm : public Algorithm
+{
+public:
+    const PrivacyAccountant *accountant() const override { return mAccountant.get(); }
+
+protected:
+    std::unique_ptr<A> mAccountant;
 };
 
 /** All registered algorithms, in display order. Adding one = one file + one line in

@@ -24,6 +24,26 @@ AlgorithmDescriptor describePdOcg();            // algo/pdocg.cpp (paper 002 Alg
 AlgorithmDescriptor describePdOgd();            // algo/pdogd.cpp (paper 002 baseline, Li et al. 2018)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
+/** The head every algorithm's descriptor starts with: id, display name, paper reference
+ *  ("" when none), explanation, the graphs and weights it runs on, and its factory (e.g.
+ *  makeAlgorithm<Mine>). The caller adds parameters, privacy parameters, attack and theory. */
+AlgorithmDescriptor algorithmDescriptor(std::string id, std::string name, std::string reference,
+                                        std::string explanation, GraphKind graphs,
+                                        WeightNeeds weights,
+                                        std::function<std::unique_ptr<Algorithm>()> create);
+/** The factory of an algorithm class with a default constructor. */
+template <class A>
+std::unique_ptr<Algorithm> makeAlgorithm()
+{
+    return std::make_unique<A>();
+}
+
+/** A rate value(t) ∝ t^exponent for the plot of `metric`, a dashed reference curve. */
+TheoryRate powerRate(std::string metric, double exponent, std::string label, std::string citation);
+
+/** A parameter that is a number (constant) or a schedule object, in [min, max] or (min, max]. */
+ParamSpec scheduleParam(std::string key, std::string label, Json def, double min, double max,
+                        std::string help, RealRange range = {});
 ParamSpec stepsizeParam(double def, const std::string &help);
 /** A Laplace noise-scale schedule b_k for a shared message (0 = no noise). */
 ParamSpec noiseScaleParam(const std::string &key, const std::string &label, const std::string &help);
