@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <map>
@@ -18,6 +19,7 @@
 #include <optional>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 namespace dplab {
 
@@ -287,11 +289,13 @@ public:
         }
         mWake.notify_all();
     }
-    /** The evaluation posted last, once done. */
+    /** The evaluation posted last, once done; what it threw is thrown here, on the job's thread. */
     const GlobalEvaluation &wait()
     {
         std::unique_lock lock(mMutex);
         mDone.wait(lock, [this] { return !mBusy; });
+        if (mError)
+            std::rethrow_exception(std::exchange(mError, nullptr));
         return mGlobal;
     }
 
@@ -304,8 +308,14 @@ private:
             if (mStop)
                 return;
             lock.unlock();
-            mTracker.evaluateGlobal(mMean, mGlobal);
+            std::exception_ptr error;
+            try {
+                mTracker.evaluateGlobal(mMean, mGlobal);
+            } catch (...) {
+                error = std::current_exception();
+            }
             lock.lock();
+            mError = error;
             mBusy = false;
             mDone.notify_all();
         }
@@ -315,6 +325,7 @@ private:
     std::mutex mMutex;
     std::condition_variable mWake, mDone;
     bool mBusy = false, mStop = false;
+    std::exception_ptr mError;
     Eigen::VectorXd mMean;
     GlobalEvaluation mGlobal;
     std::thread mThread; // last: starts once the rest is constructed
