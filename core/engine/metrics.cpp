@@ -146,26 +146,25 @@ void MetricTracker::observe(const Eigen::Ref<const Eigen::MatrixXd> &x, long lon
 void MetricTracker::compute(const Eigen::Ref<const Eigen::MatrixXd> &x, long long t, const Algorithm &algorithm,
                             std::vector<double> &out)
 {
+    Eigen::VectorXd mean;
+    if (computeLocal(x, algorithm, out, mean)) {
+        evaluateGlobal(mean, mGlobal);
+        fillGlobal(mGlobal, out);
+    }
+    (void)t;
+}
+
+bool MetricTracker::computeLocal(const Eigen::Ref<const Eigen::MatrixXd> &x, const Algorithm &algorithm,
+                                 std::vector<double> &out, Eigen::VectorXd &mean) const
+{
     out.assign(mNames.size(), std::numeric_limits<double>::quiet_NaN());
-    const Eigen::VectorXd mean = x.colwise().mean().transpose();
-    // F(x̄), ∇F(x̄) and the accuracies in one pass over the data.
-    if (mRequest.value || mRequest.gradient || mRequest.trainAccuracy || mRequest.testAccuracy)
-        mProblem.evaluateGlobal(mean, mRequest, mGlobal);
-    constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+    mean = x.colwise().mean().transpose();
     for (std::size_t k = 0; k < mNames.size(); ++k) {
         const std::string &name = mNames[k];
         if (name == metric::ConsensusError) {
             out[k] = consensusError(x);
         } else if (name == metric::DistanceToOptimum) {
             out[k] = distanceToOptimum(x, mReference->x);
-        } else if (name == metric::OptimalityGap) {
-            // F(x̄) − F* is the difference of two rounded numbers: below 64 ulp of their
-            // magnitude it is round-off (−5.55e-18 at F* ≈ 0.3), recorded as 0.
-            const double gap = mGlobal.value - mReference->value;
-            const double scale = std::max(std::fabs(mGlobal.value), std::fabs(mReference->value));
-            out[k] = std::fabs(gap) <= 64 * std::numeric_limits<double>::epsilon() * scale ? 0.0 : gap;
-        } else if (name == metric::GradientNorm) {
-            out[k] = mGlobal.gradient.norm();
         } else if (name == metric::AverageLoss) {
             if (mObserved > 0)
                 out[k] = mLossSum / static_cast<double>(mObserved);
@@ -176,14 +175,37 @@ void MetricTracker::compute(const Eigen::Ref<const Eigen::MatrixXd> &x, long lon
             out[k] = acc && acc->epsilon().size() > 0 ? acc->epsilon().maxCoeff() : 0.0;
         } else if (name == metric::Bits) {
             out[k] = static_cast<double>(algorithm.bitsSent());
-        } else if (name == metric::TrainAccuracy) {
-            out[k] = mGlobal.trainAccuracy.value_or(NaN);
-        } else if (name == metric::TestAccuracy) {
-            out[k] = mGlobal.testAccuracy.value_or(NaN);
         }
-        // Residual: post-run.
+        // Residual: post-run. F, ∇F and the accuracies: fillGlobal.
     }
-    (void)t;
+    return mRequest.value || mRequest.gradient || mRequest.trainAccuracy || mRequest.testAccuracy;
+}
+
+void MetricTracker::evaluateGlobal(const Eigen::VectorXd &mean, GlobalEvaluation &global) const
+{
+    // F(x̄), ∇F(x̄) and the accuracies in one pass over the data.
+    mProblem.evaluateGlobal(mean, mRequest, global);
+}
+
+void MetricTracker::fillGlobal(const GlobalEvaluation &global, std::vector<double> &out) const
+{
+    constexpr double NaN = std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t k = 0; k < mNames.size(); ++k) {
+        const std::string &name = mNames[k];
+        if (name == metric::OptimalityGap) {
+            // F(x̄) − F* is the difference of two rounded numbers: below 64 ulp of their
+            // magnitude it is round-off (−5.55e-18 at F* ≈ 0.3), recorded as 0.
+            const double gap = global.value - mReference->value;
+            const double scale = std::max(std::fabs(global.value), std::fabs(mReference->value));
+            out[k] = std::fabs(gap) <= 64 * std::numeric_limits<double>::epsilon() * scale ? 0.0 : gap;
+        } else if (name == metric::GradientNorm) {
+            out[k] = global.gradient.norm();
+        } else if (name == metric::TrainAccuracy) {
+            out[k] = global.trainAccuracy.value_or(NaN);
+        } else if (name == metric::TestAccuracy) {
+            out[k] = global.testAccuracy.value_or(NaN);
+        }
+    }
 }
 
 } // namespace dplab

@@ -119,13 +119,9 @@ std::string runIdentity(const Experiment &point, int run, int repetition)
     return canonicalHash(key);
 }
 
-Result<std::string> runIdentityAt(const Experiment &experiment, int point, int run, int repetition)
+Result<Experiment> sweepPointForKeys(const Experiment &experiment, int point)
 {
-    if (run < 0 || run >= static_cast<int>(experiment.runs.size()))
-        return Error::invalid("runs", "no run " + std::to_string(run));
-    if (!experiment.sweep)
-        return runIdentity(experiment, run, repetition);
-    if (point < 0 || point >= static_cast<int>(experiment.sweep->values.size()))
+    if (!experiment.sweep || point < 0 || point >= static_cast<int>(experiment.sweep->values.size()))
         return Error::invalid("sweep.values", "no point " + std::to_string(point));
     Json doc = experiment.resolved;
     doc.erase("sweep");
@@ -134,7 +130,16 @@ Result<std::string> runIdentityAt(const Experiment &experiment, int point, int r
     ResolveOptions options;
     options.resolveSweepPoints = false;
     options.limits.maxMemoryBytes = UINT64_MAX; // nothing is allocated for a key
-    auto resolved = resolveExperiment(doc, experiment.baseDir, options);
+    return resolveExperiment(doc, experiment.baseDir, options);
+}
+
+Result<std::string> runIdentityAt(const Experiment &experiment, int point, int run, int repetition)
+{
+    if (run < 0 || run >= static_cast<int>(experiment.runs.size()))
+        return Error::invalid("runs", "no run " + std::to_string(run));
+    if (!experiment.sweep)
+        return runIdentity(experiment, run, repetition);
+    auto resolved = sweepPointForKeys(experiment, point);
     if (!resolved)
         return resolved.error();
     return runIdentity(*resolved, run, repetition);

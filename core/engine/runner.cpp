@@ -9,13 +9,17 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <system_error>
 #include <thread>
+#include <utility>
 
 namespace dplab {
 
@@ -247,8 +251,90 @@ JobPlan planJobs(const std::vector<PointJobs> &pointJobs, const Shard &shard, Ex
     return plan;
 }
 
+/** A thread that evaluates the metrics at x̄ (MetricTracker::evaluateGlobal: F, ∇F and the
+ *  accuracies, one pass over every agent's data) of one recorded row while the job's thread steps
+ *  on, on a core the run leaves idle (fewer jobs than threads). The values are those of the same
+ *  call on the job's thread: the same function of the same x̄, whichever thread runs it. */
+class GlobalHelper
+{
+public:
+    GlobalHelper(const MetricTracker &tracker, const std::function<void()> &onStart)
+        : mTracker(tracker)
+        , mThread([this, onStart] {
+            if (onStart)
+                onStart();
+            loop();
+        })
+    {
+    }
+    ~GlobalHelper()
+    {
+        {
+            std::lock_guard lock(mMutex);
+            mStop = true;
+        }
+        mWake.notify_all();
+        mThread.join();
+    }
+    GlobalHelper(const GlobalHelper &) = delete;
+    GlobalHelper &operator=(const GlobalHelper &) = delete;
+
+    /** Starts the evaluation at `mean` (the previous one must have been waited for). */
+    void post(Eigen::VectorXd &mean)
+    {
+        {
+            std::lock_guard lock(mMutex);
+            mMean.swap(mean);
+            mBusy = true;
+        }
+        mWake.notify_all();
+    }
+    /** The evaluation posted last, once done; what it threw is thrown here, on the job's thread. */
+    const GlobalEvaluation &wait()
+    {
+        std::unique_lock lock(mMutex);
+        mDone.wait(lock, [this] { return !mBusy; });
+        if (mError)
+            std::rethrow_exception(std::exchange(mError, nullptr));
+        return mGlobal;
+    }
+
+private:
+    void loop()
+    {
+        std::unique_lock lock(mMutex);
+        for (;;) {
+            mWake.wait(lock, [this] { return mBusy || mStop; });
+            if (mStop)
+                return;
+            lock.unlock();
+            std::exception_ptr error;
+            try {
+                mTracker.evaluateGlobal(mMean, mGlobal);
+            } catch (...) {
+                error = std::current_exception();
+            }
+            lock.lock();
+            mError = error;
+            mBusy = false;
+            mDone.notify_all();
+        }
+    }
+
+    const MetricTracker &mTracker;
+    std::mutex mMutex;
+    std::condition_variable mWake, mDone;
+    bool mBusy = false, mStop = false;
+    std::exception_ptr mError;
+    Eigen::VectorXd mMean;
+    GlobalEvaluation mGlobal;
+    std::thread mThread; // last: starts once the rest is constructed
+};
+
 /** A job's recording: the metrics, ε and trace at the recorded iterations go into its repetition
- *  result and, in batches, to the observer. */
+ *  result and, in batches, to the observer. With a GlobalHelper, row k's metrics at x̄ are
+ *  evaluated while the job steps on to row k + 1, and row k goes out (result and batch) when
+ *  row k + 1 is recorded or the job ends: the same rows in the same order. */
 class Recorder
 {
 public:
@@ -274,29 +360,43 @@ public:
     MetricTracker &tracker() { return mTracker; }
     MetricsBatch &batch() { return mBatch; }
 
+    /** Evaluates the metrics at x̄ on a helper thread from now on (see GlobalHelper). */
+    void useHelper(const std::function<void()> &onStart)
+    {
+        mHelper = std::make_unique<GlobalHelper>(mTracker, onStart);
+    }
+
     /** Records the decisions after t iterations. */
     void record(long long t)
     {
         const Eigen::MatrixXd &x = mAlgorithm.decisions();
-        mTracker.compute(x, t, mAlgorithm, mRow);
-        mProbe.fill(mNames, mRow);
-        mOut.iterations.push_back(t);
-        mOut.values.push_back(mRow);
-        mBatch.iterations.push_back(t);
-        mBatch.values.push_back(mRow);
-        if (mAccountant)
-            recordEpsilon();
+        if (!mHelper) {
+            mTracker.compute(x, t, mAlgorithm, mRow);
+            mProbe.fill(mNames, mRow);
+            captureEpsilon();
+            append(t);
+        } else {
+            Eigen::VectorXd mean;
+            const bool global = mTracker.computeLocal(x, mAlgorithm, mNext, mean);
+            mProbe.fill(mNames, mNext);
+            finishPending();
+            captureEpsilon();
+            if (global)
+                mHelper->post(mean);
+            mRow.swap(mNext);
+            mPending = t;
+            mPendingGlobal = global;
+        }
         if (mOptions.trace)
             mOut.trace.push_back(x);
         if (mWantResidual)
             mIterates.push_back(x);
-        if (static_cast<int>(mBatch.iterations.size()) >= mOptions.batchSize)
-            flush();
     }
 
     /** Sends the batch recorded since the last one. */
     void flush()
     {
+        finishPending();
         if (mBatch.iterations.empty())
             return;
         mGate.batch(mBatch);
@@ -311,6 +411,7 @@ public:
      *  for it; the stored result (what the writers and the final plots use) has the values. */
     void finishResidual()
     {
+        finishPending();
         if (!mWantResidual || mIterates.empty())
             return;
         const auto series = residualSeries(mIterates);
@@ -320,20 +421,52 @@ public:
     }
 
 private:
+    /** Row t (in mRow) into the result and the batch, ε with it. */
+    void append(long long t)
+    {
+        mOut.iterations.push_back(t);
+        mOut.values.push_back(mRow);
+        mBatch.iterations.push_back(t);
+        mBatch.values.push_back(mRow);
+        if (mAccountant)
+            recordEpsilon();
+        if (static_cast<int>(mBatch.iterations.size()) >= mOptions.batchSize)
+            flush();
+    }
+
+    /** Completes the row whose metrics at x̄ the helper evaluates, and appends it. */
+    void finishPending()
+    {
+        if (mPending < 0)
+            return;
+        const long long t = mPending;
+        mPending = -1;
+        if (mPendingGlobal)
+            mTracker.fillGlobal(mHelper->wait(), mRow);
+        append(t);
+    }
+
+    /** ε after the iteration being recorded, read now (appended with its row). */
+    void captureEpsilon()
+    {
+        if (!mAccountant)
+            return;
+        const Eigen::VectorXd &eps = mAccountant->epsilon();
+        mEpsilonAgents.assign(eps.data(), eps.data() + eps.size());
+        const std::vector<AlternativeBound> alternatives = mAccountant->alternatives();
+        mEpsilonMaxima.clear();
+        for (const AlternativeBound &b : alternatives)
+            mEpsilonMaxima.push_back(b.epsilon.size() > 0 ? b.epsilon.maxCoeff() : 0.0);
+    }
+
     void recordEpsilon()
     {
-        const Eigen::VectorXd &eps = mAccountant->epsilon();
-        std::vector<double> perAgent(eps.data(), eps.data() + eps.size());
-        mBatch.epsilonAgents.push_back(perAgent);
-        mOut.epsilonAgents.push_back(std::move(perAgent));
-        const std::vector<AlternativeBound> alternatives = mAccountant->alternatives();
-        if (alternatives.empty())
+        mBatch.epsilonAgents.push_back(mEpsilonAgents);
+        mOut.epsilonAgents.push_back(mEpsilonAgents);
+        if (mEpsilonMaxima.empty())
             return;
-        std::vector<double> maxima;
-        for (const AlternativeBound &b : alternatives)
-            maxima.push_back(b.epsilon.size() > 0 ? b.epsilon.maxCoeff() : 0.0);
-        mBatch.epsilonAlternatives.push_back(maxima);
-        mOut.epsilonAlternatives.push_back(std::move(maxima));
+        mBatch.epsilonAlternatives.push_back(mEpsilonMaxima);
+        mOut.epsilonAlternatives.push_back(mEpsilonMaxima);
     }
 
     const Algorithm &mAlgorithm;
@@ -348,6 +481,11 @@ private:
     MetricsBatch mBatch;
     std::vector<double> mRow;
     std::vector<Eigen::MatrixXd> mIterates;
+    std::unique_ptr<GlobalHelper> mHelper;
+    std::vector<double> mEpsilonAgents, mEpsilonMaxima; ///< ε of the row not yet appended
+    std::vector<double> mNext;   ///< the row being recorded (with a helper)
+    long long mPending = -1;     ///< the iteration of the row in mRow not yet appended (with a helper)
+    bool mPendingGlobal = false; ///< whether that row waits for the helper
 };
 
 /** What every job of one job list shares. */
@@ -358,6 +496,7 @@ struct JobShared {
     const RunnerOptions &options;
     ObserverGate &gate;
     RunControl *control;
+    bool spareCores = false; ///< fewer jobs than threads: each job evaluates its metrics at x̄ on a helper thread
 };
 
 /** The run's description, from the first repetition run here: metric names, accountant and its
@@ -456,6 +595,8 @@ std::optional<Error> runJob(const JobShared &shared, const Job &job)
     shared.gate.status({StatusEvent::Kind::Started, job.point, job.run, job.repetition, 0, ""});
 
     Recorder recorder(e, job, *algorithm, names, reference, probe, out, shared.options, shared.gate);
+    if (shared.spareCores && !probe.active())
+        recorder.useHelper(shared.options.onWorkerStart);
     recorder.record(0);
     const long long sinceProgress
         = iterate(e, job, *algorithm, recorder, probe, out, blowUpLimit(ctx.x0, reference), shared);
@@ -529,7 +670,11 @@ Result<ExperimentResult> runPoints(const std::vector<PointJobs> &pointJobs, cons
     ExperimentResult result;
     const JobPlan plan = planJobs(pointJobs, options.shard, result);
     ObserverGate gate(observer, plan.iterations);
-    const JobShared shared{pointJobs, result, plan, options, gate, control};
+    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
+    // Cores the jobs leave idle take the metrics at x̄ (a pass over every agent's data at each
+    // recorded iteration) off the jobs' threads; the values do not depend on it.
+    const bool spare = static_cast<std::size_t>(std::max(1, threads)) >= 2 * plan.jobs.size();
+    const JobShared shared{pointJobs, result, plan, options, gate, control, spare};
     std::mutex errorMutex;
     std::optional<Error> firstError;
     auto fail = [&](Error error) {
@@ -563,7 +708,6 @@ Result<ExperimentResult> runPoints(const std::vector<PointJobs> &pointJobs, cons
             }
         }
     };
-    int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
     threads = std::max(1, std::min<int>(threads, static_cast<int>(plan.jobs.size())));
     runWorkers(threads, options.onWorkerStart, work);
     if (firstError)

@@ -184,6 +184,56 @@ TEST(Runner, ResultsDoNotDependOnThreadCount)
     EXPECT_EQ(clean[0].values, clean[1].values);
 }
 
+TEST(Runner, MetricsAtTheMeanOnAHelperThreadGiveTheSameRowsAndBatches)
+{
+    // One job and two or more threads: the metrics at x̄ (here F and ∇F of a quadratic) are
+    // evaluated on a helper thread while the job steps on, and each row goes out one record late.
+    // The rows, their order, ε per agent and the streamed batches are those of one thread.
+    const Experiment e = parse(Json::parse(R"({
+      "format": "dplab-experiment", "version": 1, "name": "helper", "seed": 5,
+      "iterations": 150, "repetitions": 1, "record_every": 1,
+      "graph": { "generator": { "type": "path", "nodes": 4 }, "weights": { "scheme": "metropolis" } },
+      "problem": { "type": "rendezvous", "dimension": 2, "low": 0, "high": 1 },
+      "runs": [ { "label": "dp", "algorithm": "robust-dp-gt", "params": { "alpha": 0.1, "gamma": 1 },
+                  "privacy": { "noise_s": 1, "noise_x": 1, "gradient_bound": 3, "clip": true } } ]
+    })"));
+    struct Collect : RunObserver {
+        std::vector<long long> iterations;
+        std::vector<std::vector<double>> values;
+        std::vector<std::vector<double>> epsilon;
+        void onBatch(const MetricsBatch &b) override
+        {
+            ASSERT_EQ(b.values.size(), b.iterations.size());
+            ASSERT_EQ(b.epsilonAgents.size(), b.iterations.size());
+            iterations.insert(iterations.end(), b.iterations.begin(), b.iterations.end());
+            values.insert(values.end(), b.values.begin(), b.values.end());
+            epsilon.insert(epsilon.end(), b.epsilonAgents.begin(), b.epsilonAgents.end());
+        }
+    };
+    Collect oneSeen, twoSeen;
+    auto one = Runner({.threads = 1, .batchSize = 7}).run(e, &oneSeen);
+    auto two = Runner({.threads = 2, .batchSize = 7}).run(e, &twoSeen);
+    auto three = Runner({.threads = 3}).run(e);
+    ASSERT_TRUE(one.ok() && two.ok() && three.ok());
+    const RepetitionResult &a = one->points[0].runs[0].repetitions[0];
+    const RepetitionResult &b = two->points[0].runs[0].repetitions[0];
+    ASSERT_EQ(a.iterations.size(), 151u);
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.values, b.values); // bit for bit, the metrics at x̄ included
+    const auto &names = one->points[0].runs[0].metricNames;
+    EXPECT_NE(std::find(names.begin(), names.end(), "gradient_norm"), names.end());
+    EXPECT_EQ(a.epsilonAgents, b.epsilonAgents);
+    EXPECT_EQ(allValues(*one), allValues(*three));
+    EXPECT_EQ(oneSeen.iterations, a.iterations);
+    EXPECT_EQ(twoSeen.iterations, a.iterations);
+    EXPECT_EQ(twoSeen.values, a.values);
+    EXPECT_EQ(twoSeen.epsilon, a.epsilonAgents);
+    // ε grows with the iterations: a row paired with the ε of another iteration would show.
+    ASSERT_GE(a.epsilonAgents.size(), 3u);
+    ASSERT_FALSE(a.epsilonAgents[1].empty());
+    EXPECT_LT(a.epsilonAgents[1][0], a.epsilonAgents[2][0]);
+}
+
 TEST(Runner, CallsTheWorkerStartHookOnEveryThreadThatRunsJobs)
 {
     const Experiment e = parse(experimentJson());

@@ -11,6 +11,7 @@
 #include <QUndoStack>
 
 #include <cmath>
+#include <optional>
 #include <limits>
 
 namespace dplab {
@@ -51,22 +52,6 @@ void collectDifferences(const Json &from, const Json &to, const std::string &pat
     out << QStringLiteral("%1 %2 → %3").arg(toQString(shown), leafText(from), leafText(to));
 }
 
-/** The resolved specification of (point, run): the point's own resolved document, as the run
- *  identity resolves it. */
-Json pointSpecification(const Experiment &experiment, int point, int run)
-{
-    if (!experiment.sweep)
-        return runSpecification(experiment, run);
-    Json doc = experiment.resolved;
-    doc.erase("sweep");
-    if (!applySweepValue(doc, *experiment.sweep, experiment.sweep->values[point]))
-        return Json();
-    ResolveOptions options;
-    options.resolveSweepPoints = false;
-    options.limits.maxMemoryBytes = std::numeric_limits<std::uint64_t>::max();
-    auto resolved = resolveExperiment(doc, experiment.baseDir, options);
-    return resolved ? runSpecification(*resolved, run) : Json();
-}
 
 } // namespace
 
@@ -95,6 +80,9 @@ void RunHistory::addResult(const Json &document, std::shared_ptr<const Experimen
     bool added = false;
     for (int p = 0; p < static_cast<int>(result->points.size()); ++p) {
         const PointResult &point = result->points[static_cast<std::size_t>(p)];
+        // A sweep point is resolved once for the keys of all its runs (it was twice per run: at
+        // the end of a sweep, on the GUI thread; docs/benchmarks.md).
+        std::optional<Result<Experiment>> resolved;
         for (int r = 0; r < static_cast<int>(point.runs.size()); ++r) {
             const RunResult &run = point.runs[static_cast<std::size_t>(r)];
             bool ran = false;
@@ -105,19 +93,24 @@ void RunHistory::addResult(const Json &document, std::shared_ptr<const Experimen
                 cancelled = cancelled || rep.status == RunStatus::Cancelled;
             if (!ran || cancelled)
                 continue;
-            auto identity = runIdentityAt(*experiment, p, r, -1);
-            if (!identity)
+            if (experiment->sweep && !resolved)
+                resolved = sweepPointForKeys(*experiment, p);
+            if (resolved && !*resolved)
                 continue;
-            if (const HistoryEntry *now = current(p, r); now && now->identity == *identity)
+            const Experiment &keyed = resolved ? **resolved : *experiment;
+            if (r >= static_cast<int>(keyed.runs.size()))
+                continue;
+            const std::string identity = runIdentity(keyed, r, -1);
+            if (const HistoryEntry *now = current(p, r); now && now->identity == identity)
                 continue;
             HistoryEntry entry;
             entry.id = mNextId++;
             entry.point = p;
             entry.run = r;
             entry.label = toQString(run.label);
-            entry.identity = *identity;
+            entry.identity = identity;
             entry.document = document;
-            entry.specification = pointSpecification(*experiment, p, r);
+            entry.specification = runSpecification(keyed, r);
             entry.experiment = experiment;
             entry.result = result;
             mEntries.push_back(std::move(entry));

@@ -140,8 +140,22 @@ void ComparisonView::setMetric(const QString &metric)
 
 void ComparisonView::scheduleRebuild()
 {
+    // Hidden behind the live plots while a run streams, it rebuilt every panel five times a
+    // second for no one (docs/benchmarks.md, "The window against the CLI").
+    if (!isVisible()) {
+        mStale = true;
+        mTimer->stop();
+        return;
+    }
     if (!mTimer->isActive())
         mTimer->start();
+}
+
+void ComparisonView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (mStale)
+        rebuild();
 }
 
 void ComparisonView::updateMetricChoices()
@@ -306,6 +320,7 @@ void linkAxes(QCustomPlot *plot, QCPAxisRect *rect, const QVector<QCPAxisRect *>
 void ComparisonView::rebuild()
 {
     mTimer->stop();
+    mStale = false;
     mPlot->clearPlottables();
     mPlot->plotLayout()->clear();
     const int runs = mResults->runCount();

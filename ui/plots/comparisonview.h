@@ -45,7 +45,11 @@ public slots:
     /** Rebuilds the panels from LiveResults. */
     void rebuild();
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    /** Rebuilds within 200 ms when shown; when hidden (another tab during a run), once shown. */
     void scheduleRebuild();
     void updateMetricChoices();
 
@@ -58,6 +62,7 @@ private:
     QVector<QColor> mColors;
     int mPanels = 0;
     bool mSyncing = false;
+    bool mStale = false; ///< a rebuild was skipped while hidden
 };
 
 } // namespace dplab

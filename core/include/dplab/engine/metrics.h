@@ -67,6 +67,16 @@ public:
                  std::vector<double> &out);
     bool needsObserve() const { return mOnline; }
 
+    /** compute() in two parts, so that the metrics at x̄ can be evaluated on another thread while
+     *  the job steps on (engine/runner.cpp): computeLocal fills every value that reads x or the
+     *  algorithm now and returns whether the metrics at x̄ (F, ∇F, accuracies) are wanted, with x̄
+     *  in `mean`; evaluateGlobal (const, thread-safe like Problem's const functions) evaluates
+     *  them; fillGlobal puts them into out. compute() is exactly these three calls. */
+    bool computeLocal(const Eigen::Ref<const Eigen::MatrixXd> &x, const Algorithm &algorithm,
+                      std::vector<double> &out, Eigen::VectorXd &mean) const;
+    void evaluateGlobal(const Eigen::VectorXd &mean, GlobalEvaluation &global) const;
+    void fillGlobal(const GlobalEvaluation &global, std::vector<double> &out) const;
+
 private:
     const Problem &mProblem;
     const Reference *mReference;

@@ -48,4 +48,9 @@ std::string runIdentity(const Experiment &point, int run, int repetition);
  *  the sweep removed) is resolved first (no data loaded). Errors: the point does not resolve. */
 Result<std::string> runIdentityAt(const Experiment &experiment, int point, int run, int repetition);
 
+/** Point `point` of an experiment with a sweep as runIdentityAt resolves it (the sweep value set,
+ *  the sweep removed, no data loaded): runIdentity and runSpecification of it give the keys of
+ *  every run of the point from one resolution. Errors: the point does not resolve. */
+Result<Experiment> sweepPointForKeys(const Experiment &experiment, int point);
+
 } // namespace dplab
