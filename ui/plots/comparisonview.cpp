@@ -4,6 +4,7 @@
 #include "experimentdocument.h"
 #include "exporter.h"
 #include "finalvaluestable.h"
+#include "fulltextcombobox.h"
 #include "liveresults.h"
 #include "metricplot.h"
 #include "metricnames.h"
@@ -32,8 +33,8 @@ namespace dplab {
 ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     : QWidget(parent)
     , mResults(results)
-    , mMetric(new QComboBox(this))
-    , mPoint(new QComboBox(this))
+    , mMetric(new FullTextComboBox(this))
+    , mPoint(new FullTextComboBox(this))
     , mPlot(new QCustomPlot(this))
     , mTable(new FinalValuesTable(this))
     , mTimer(new QTimer(this))
@@ -44,11 +45,8 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Metric"), this));
-    for (QComboBox *box : {mMetric, mPoint}) {
-        // Never wider than a few characters: the window's minimum width stays projector-sized.
-        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        box->setMinimumContentsLength(box == mPoint ? 14 : 12);
-    }
+    // The whole choice where there is room, a few letters where not (FullTextComboBox): the
+    // window's minimum width stays projector-sized.
     bar->addWidget(mMetric);
     bar->addSpacing(12);
     bar->addWidget(mPoint);
@@ -208,7 +206,7 @@ QCPAxisRect *addPanel(QCustomPlot *plot, const PanelGrid &grid, int r, const QSt
     QCPAxis *x = rect->axis(QCPAxis::atBottom);
     QCPAxis *y = rect->axis(QCPAxis::atLeft);
     x->setTickLabelFont(tickFont);
-    x->ticker()->setTickCount(3);
+    x->setTicker(makeTicker(x)); // labels never run into each other on a small panel
     y->setTickLabelFont(tickFont);
     const bool bottom = grid.bottom(r);
     x->setTickLabels(bottom);

@@ -181,6 +181,7 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     plotLayout()->setRowSpacing(0);
     mTitle->setMargins(QMargins(0, 4, 0, 0));
     xAxis->setLabel(tr("iteration"));
+    xAxis->setTicker(makeTicker(xAxis)); // as many ticks as the axis' length has room for
     // The legend gets its own row between the title and the axes, so it never hides a curve.
     legend->setVisible(true);
     QFont legendFont = font();

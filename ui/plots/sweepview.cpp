@@ -5,6 +5,7 @@
 #include "experimentdocument.h"
 #include "exporter.h"
 #include "finalvaluestable.h"
+#include "fulltextcombobox.h"
 #include "metricnames.h"
 #include "parametertitle.h"
 #include "plotstyle.h"
@@ -30,9 +31,9 @@ namespace dplab {
 
 SweepView::SweepView(QWidget *parent)
     : QWidget(parent)
-    , mMetric(new QComboBox(this))
+    , mMetric(new FullTextComboBox(this))
     , mLogY(new QCheckBox(tr("log y"), this))
-    , mRun(new QComboBox(this))
+    , mRun(new FullTextComboBox(this))
     , mPlot(new QCustomPlot(this))
 {
     installPlotExportMenu(mPlot, [this] { return QStringLiteral("sweep-") + metric(); });
@@ -40,8 +41,7 @@ SweepView::SweepView(QWidget *parent)
     layout->setContentsMargins(4, 2, 4, 4);
     auto *bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Final"), this));
-    mMetric->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    mMetric->setMinimumContentsLength(12);
+    // The whole metric name where there is room (FullTextComboBox), a few letters where not.
     bar->addWidget(mMetric);
     bar->addWidget(mLogY);
     bar->addWidget(mRun);
