@@ -8,11 +8,11 @@
 // (window: GUI thread and plots included), which a machine shared with other jobs inflates far
 // less than wall time. Not a test (tests never time): run it by hand, docs/benchmarks.md.
 //
-// Usage: QT_QPA_PLATFORM=offscreen dplab_window_vs_cli PRESET_NAME|--all [--cli PATH] [--rounds N]
+// Usage: QT_QPA_PLATFORM=offscreen dplab_window_vs_cli PRESET_NAME...|--all [--cli PATH] [--rounds N]
 //        [--threads T] [--iterations K] [--repetitions R] [--only window|cli]
 // --only runs one side (to profile it: perf record -g dplab_window_vs_cli NAME --only window).
 // PRESET_NAME is a bundled preset (resources/presets/NAME.json), e.g. paper000-fig2-logistic.
-// --all runs every bundled preset, the presets interleaved within each round, the long ones
+// Several names, or --all for every bundled preset, run the presets interleaved within each round, the long ones
 // shortened by the table kShortened below (the same iterations and repetitions both ways), and
 // ends with a Markdown table of the medians (docs/benchmarks.md).
 #include "experimentdocument.h"
@@ -194,7 +194,7 @@ void printTable(const std::vector<Case> &cases)
     }
 }
 
-const char *kUsage = "usage: dplab_window_vs_cli PRESET_NAME|--all [--cli PATH] [--rounds N] [--threads T] "
+const char *kUsage = "usage: dplab_window_vs_cli PRESET_NAME...|--all [--cli PATH] [--rounds N] [--threads T] "
                      "[--iterations K] [--repetitions R] [--only window|cli]\n";
 
 } // namespace
@@ -208,7 +208,8 @@ int main(int argc, char **argv)
     QSettings().clear();
 
     QStringList args = app.arguments().mid(1);
-    QString name, cli = QStringLiteral(DPLAB_CLI_PATH);
+    QStringList names;
+    QString cli = QStringLiteral(DPLAB_CLI_PATH);
     int rounds = 5;
     int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     long long iterations = 0;
@@ -232,23 +233,25 @@ int main(int argc, char **argv)
             only = args[++k];
         else if (a == QLatin1String("--all"))
             all = true;
-        else if (!a.startsWith(QLatin1String("--")) && name.isEmpty())
-            name = a;
+        else if (!a.startsWith(QLatin1String("--")))
+            names << a;
         else {
             std::fprintf(stderr, "%s", kUsage);
             return 2;
         }
     }
-    if (name.isEmpty() == !all) {
+    if (names.isEmpty() == !all) {
         std::fprintf(stderr, "%s", kUsage);
         return 2;
     }
     std::vector<Case> cases;
-    if (all) {
-        const QStringList files = QDir(QStringLiteral(DPLAB_SOURCE_DIR "/resources/presets"))
-                                      .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
-        for (const QString &f : files) {
-            Case c{f.chopped(5)};
+    if (all || names.size() > 1) {
+        if (all)
+            for (const QString &f : QDir(QStringLiteral(DPLAB_SOURCE_DIR "/resources/presets"))
+                                        .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+                names << f.chopped(5);
+        for (const QString &n : names) {
+            Case c{n};
             for (const Shortening &s : kShortened)
                 if (c.name == QLatin1String(s.name)) {
                     c.iterations = s.iterations;
@@ -257,10 +260,10 @@ int main(int argc, char **argv)
             cases.push_back(c);
         }
     } else {
-        cases.push_back(Case{name, iterations, repetitions});
+        cases.push_back(Case{names.front(), iterations, repetitions});
     }
     QTemporaryDir work;
-    std::printf("%s, %d threads, %d rounds (load %.1f at the start)\n", all ? "every preset" : qPrintable(name),
+    std::printf("%s, %d threads, %d rounds (load %.1f at the start)\n", all ? "every preset" : qPrintable(names.join(QStringLiteral(", "))),
                 threads, rounds, [] {
                     double load[1] = {0};
                     return getloadavg(load, 1) == 1 ? load[0] : 0.0;
