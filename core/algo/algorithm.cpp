@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/algo/algorithm.h"
+#include "dplab/common/registry.h"
 
 namespace dplab {
 
@@ -32,10 +33,7 @@ const Eigen::MatrixXd *Algorithm::state(const std::string &) const
 
 const AlgorithmDescriptor *findAlgorithm(const std::string &id)
 {
-    for (const auto &d : algorithmRegistry())
-        if (d.id == id)
-            return &d;
-    return nullptr;
+    return findById(algorithmRegistry(), id);
 }
 
 } // namespace dplab

@@ -10,6 +10,7 @@
 //     vector costs as much as any other message of the same compressor);
 //   - each compressor states its exact rule next to its class.
 #include "compress/builtin.h"
+#include "dplab/common/registry.h"
 
 #include <algorithm>
 #include <bit>
@@ -66,12 +67,7 @@ Json compressorSpecJson(const std::string &id, const Json &params)
 
 const std::vector<Descriptor> &compressorDescriptors()
 {
-    static const std::vector<Descriptor> descriptors = [] {
-        std::vector<Descriptor> list;
-        for (const auto &entry : registry())
-            list.push_back(entry.descriptor);
-        return list;
-    }();
+    static const std::vector<Descriptor> descriptors = descriptorsOf(registry());
     return descriptors;
 }
 

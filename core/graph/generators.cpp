@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/graph/generators.h"
+#include "dplab/common/registry.h"
 
 #include "dplab/common/formatnumber.h"
 #include "dplab/graph/analysis.h"
@@ -434,21 +435,13 @@ const Generator *findEntry(const std::string &id)
 
 const std::vector<Descriptor> &generatorDescriptors()
 {
-    static const std::vector<Descriptor> descriptors = [] {
-        std::vector<Descriptor> list;
-        for (const auto &g : generators())
-            list.push_back(g.descriptor);
-        return list;
-    }();
+    static const std::vector<Descriptor> descriptors = descriptorsOf(generators());
     return descriptors;
 }
 
 const Descriptor *findGenerator(const std::string &id)
 {
-    for (const auto &d : generatorDescriptors())
-        if (d.id == id)
-            return &d;
-    return nullptr;
+    return findById(generatorDescriptors(), id);
 }
 
 Result<Graph> generateGraph(const Json &spec, const std::string &path)

@@ -555,4 +555,31 @@ Result<Dataset> loadIdxCached(const std::string &images, const std::string &labe
     return DataCache::current().loadIdx(images, labels, maxSamples);
 }
 
+Result<Dataset> loadDataFileCached(const std::string &file, const Json &data, const std::string &keyPath)
+{
+    const std::string source = paramText(data, "source");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        return Error::notFound(keyPath, "file not found: " + file
+                                            + (source == "bundled" ? " (is DPLAB_RESOURCES right?)" : ""));
+    if (source == "libsvm")
+        return loadLibsvmCached(file, static_cast<int>(paramInt(data, "features")));
+    CsvOptions options;
+    if (source == "csv") {
+        const std::string header = paramText(data, "header");
+        options.header = header == "yes"  ? CsvOptions::Header::Yes
+                         : header == "no" ? CsvOptions::Header::No
+                                          : CsvOptions::Header::Auto;
+        options.labelColumn = static_cast<int>(paramInt(data, "label_column"));
+        if (data.contains("label_name"))
+            options.labelName = paramText(data, "label_name");
+    } else {
+        options.header = CsvOptions::Header::Yes;
+    }
+    auto loaded = loadCsvCached(file, options);
+    if (loaded && source == "bundled")
+        loaded->source = paramText(data, "name");
+    return loaded;
+}
+
 } // namespace dplab

@@ -4,6 +4,7 @@
 // (for `list problems`, the GUI form and the report) flattens it with dotted keys ("data.path",
 // "random.seed"), and the resolver validates each nested object against the same table.
 #include "dplab/problem/objectives.h"
+#include "problem/problementry.h"
 
 #include "dplab/common/formatnumber.h"
 #include "dplab/problem/datascan.h"
@@ -424,29 +425,9 @@ Result<Dataset> loadData(const Json &data, const DataProblemKind &kind,
         fileKeyPath = joinPath(dataPath, "path");
     }
     std::error_code ec;
-    if (!fs::is_regular_file(file, ec))
-        return Error::notFound(fileKeyPath, "file not found: " + file
-                                                + (source == "bundled"
-                                                       ? " (is DPLAB_RESOURCES right?)"
-                                                       : ""));
-    facts["file"] = file;
-    if (source == "libsvm")
-        return loadLibsvmCached(file, static_cast<int>(paramInt(data, "features")));
-    CsvOptions options;
-    if (source == "csv") {
-        const std::string header = paramText(data, "header");
-        options.header = header == "yes"  ? CsvOptions::Header::Yes
-                         : header == "no" ? CsvOptions::Header::No
-                                          : CsvOptions::Header::Auto;
-        options.labelColumn = static_cast<int>(paramInt(data, "label_column"));
-        options.labelName = paramText(data, "label_name");
-    } else {
-        options.header = CsvOptions::Header::Yes;
-    }
-    auto loaded = loadCsvCached(file, options);
-    if (loaded && source == "bundled")
-        loaded->source = paramText(data, "name");
-    return loaded;
+    if (fs::is_regular_file(file, ec))
+        facts["file"] = file;
+    return loadDataFileCached(file, data, fileKeyPath);
 }
 
 /** Where the labels of a loaded data set came from, and how to read them from elsewhere, for
@@ -567,40 +548,32 @@ Result<std::shared_ptr<const Problem>> buildDataProblem(const Json &resolved,
 
 ProblemEntry dataEntry(const DataProblemKind &kind, std::string name, std::string explanation)
 {
-    ProblemEntry entry;
-    entry.descriptor.id = kind.id;
-    entry.descriptor.name = std::move(name);
-    entry.descriptor.explanation = std::move(explanation);
     std::vector<ParamSpec> data;
     for (const auto &key : dataKeys(kind.task))
         data.push_back(key.spec);
-    entry.descriptor.params = concat(dataTopSpecs(kind), prefixed(data, "data"));
-    entry.resolve = [kind](const Json &spec, const ProblemContext &context) {
-        return resolveDataProblem(spec, context, kind);
-    };
-    entry.build = [kind](const Json &resolved, const ProblemContext &context) {
-        return buildDataProblem(resolved, context, kind);
-    };
-    return entry;
+    return problemEntry(
+        kind.id, std::move(name), "", std::move(explanation),
+        concat(dataTopSpecs(kind), prefixed(data, "data")),
+        [kind](const Json &spec, const ProblemContext &context) {
+            return resolveDataProblem(spec, context, kind);
+        },
+        [kind](const Json &resolved, const ProblemContext &context) {
+            return buildDataProblem(resolved, context, kind);
+        });
 }
 
 } // namespace
 
 ProblemEntry quadraticProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "quadratic";
-    entry.descriptor.name = "Quadratic";
-    entry.descriptor.explanation =
+    return problemEntry(
+        "quadratic", "Quadratic", "",
         "f_i(x) = ½ xᵀA_i x − b_iᵀx. Give the matrices explicitly as \"agents\": "
         "[{\"A\": d×d symmetric, \"b\": d numbers}, ...] (one entry per agent, Σ A_i positive "
         "definite), or draw them with \"random\": {seed, min_eigenvalue, max_eigenvalue, "
-        "heterogeneity} (the default when \"agents\" is absent). x* = (Σ A_i)⁻¹ Σ b_i.";
-    entry.descriptor.params =
-        concat(quadraticTopSpecs(), prefixed(quadraticRandomSpecs(), "random"));
-    entry.resolve = resolveQuadratic;
-    entry.build = buildQuadratic;
-    return entry;
+        "heterogeneity} (the default when \"agents\" is absent). x* = (Σ A_i)⁻¹ Σ b_i.",
+        concat(quadraticTopSpecs(), prefixed(quadraticRandomSpecs(), "random")), resolveQuadratic,
+        buildQuadratic);
 }
 
 ProblemEntry leastSquaresProblemEntry()

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/multiclass.h"
+#include "problem/problementry.h"
 
 #include "dplab/common/formatnumber.h"
 #include "dplab/problem/dataset.h"
@@ -427,26 +428,7 @@ Result<Dataset> loadData(const Json &data, const std::string &dataPath, const st
         } else {
             file = resolvePath(paramText(data, "path"), baseDir);
         }
-        if (!fs::is_regular_file(file, ec))
-            return Error::notFound(keyPath, "file not found: " + file
-                                                + (source == "bundled" ? " (is DPLAB_RESOURCES right?)" : ""));
-        if (source == "libsvm") {
-            loaded = loadLibsvmCached(file, static_cast<int>(paramInt(data, "features")));
-        } else {
-            CsvOptions options;
-            if (source == "csv") {
-                const std::string header = paramText(data, "header");
-                options.header = header == "yes"  ? CsvOptions::Header::Yes
-                                 : header == "no" ? CsvOptions::Header::No
-                                                  : CsvOptions::Header::Auto;
-                options.labelColumn = static_cast<int>(paramInt(data, "label_column"));
-            } else {
-                options.header = CsvOptions::Header::Yes;
-            }
-            loaded = loadCsvCached(file, options);
-            if (loaded && source == "bundled")
-                loaded->source = paramText(data, "name");
-        }
+        loaded = loadDataFileCached(file, data, keyPath);
         if (loaded && maxSamples > 0 && loaded->samples() > maxSamples) {
             loaded->X.conservativeResize(maxSamples, Eigen::NoChange);
             loaded->y.conservativeResize(maxSamples);
@@ -560,23 +542,18 @@ std::vector<ParamSpec> multiclassDataParams(const std::string &prefix)
 
 ProblemEntry onlineMulticlassProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "online-multiclass";
-    entry.descriptor.name = "Online multiclass classification (trace-norm ball)";
-    entry.descriptor.reference = "X. Wang et al., ICML 2025, §4.1 (after Zhang et al. 2017, Wan et al. 2020)";
-    entry.descriptor.explanation =
+    std::vector<ParamSpec> params = topSpecs();
+    for (auto &spec : multiclassDataParams("data"))
+        params.push_back(spec);
+    return problemEntry(
+        "online-multiclass", "Online multiclass classification (trace-norm ball)",
+        "X. Wang et al., ICML 2025, §4.1 (after Zhang et al. 2017, Wan et al. 2020)",
         "Each learner receives one example (e, y) per round and suffers f(X) = log(1 + Σ_{ℓ≠y} "
         "exp(x_ℓᵀe − x_yᵀe)) with X ∈ R^{q×p} (q classes × p features, row-major) in the trace-norm "
         "ball ‖X‖_* ≤ τ. The data set is copied epochs·n times, shuffled and dealt out, so each "
         "stream has T = epochs·N rounds. Gradient clipping at C is done by the learners "
-        "(params.clip). The regret's comparator is the best fixed X in K in hindsight.";
-    std::vector<ParamSpec> params = topSpecs();
-    for (auto &spec : multiclassDataParams("data"))
-        params.push_back(spec);
-    entry.descriptor.params = std::move(params);
-    entry.resolve = resolveMulticlass;
-    entry.build = buildMulticlass;
-    return entry;
+        "(params.clip). The regret's comparator is the best fixed X in K in hindsight.",
+        std::move(params), resolveMulticlass, buildMulticlass);
 }
 
 } // namespace dplab

@@ -11,6 +11,7 @@
 // use the same values. Scaling "max-abs" divides train and test features by the training set's
 // largest |value|. "bias" appends a constant-1 feature.
 #include "dplab/problem/multiclass.h"
+#include "problem/problementry.h"
 #include "dplab/common/formatnumber.h"
 #include "dplab/problem/stream.h"
 
@@ -178,19 +179,6 @@ Result<std::shared_ptr<const Problem>> buildSoftmax(const Json &resolved, const 
 
 ProblemEntry onlineSoftmaxProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "online-softmax";
-    entry.descriptor.name = "Online softmax regression (streams)";
-    entry.descriptor.reference = "Z. Chen and Y. Wang, LDP gradient tracking for distributed online "
-                                 "learning over directed graphs (paper 000), eq. (3) and §VI-B (scaled "
-                                 "down: softmax regression instead of ResNet-18)";
-    entry.descriptor.explanation =
-        "Every learner receives samples_per_iteration new examples per iteration from its own "
-        "stream and its objective at t is the multiclass cross-entropy l(Θ; a, b) = −log "
-        "softmax(Θᵀa)_b + (λ/2)‖Θ‖² (Θ: features × classes, flattened class by class) averaged over "
-        "every example received so far (paper 000 eq. (3)) or, in window mode, over the latest "
-        "ones only (the mini-batch reading of the paper's image experiments). No constraint set. "
-        "The data object is online-multiclass's; test_data (same form) gives test_accuracy.";
     std::vector<ParamSpec> params = ownSpecs();
     for (auto &spec : onlineStreamParams())
         params.push_back(spec);
@@ -205,10 +193,18 @@ ProblemEntry onlineSoftmaxProblemEntry()
         }
         params.push_back(spec);
     }
-    entry.descriptor.params = std::move(params);
-    entry.resolve = resolveSoftmax;
-    entry.build = buildSoftmax;
-    return entry;
+    return problemEntry(
+        "online-softmax", "Online softmax regression (streams)",
+        "Z. Chen and Y. Wang, LDP gradient tracking for distributed online "
+        "learning over directed graphs (paper 000), eq. (3) and §VI-B (scaled "
+        "down: softmax regression instead of ResNet-18)",
+        "Every learner receives samples_per_iteration new examples per iteration from its own "
+        "stream and its objective at t is the multiclass cross-entropy l(Θ; a, b) = −log "
+        "softmax(Θᵀa)_b + (λ/2)‖Θ‖² (Θ: features × classes, flattened class by class) averaged over "
+        "every example received so far (paper 000 eq. (3)) or, in window mode, over the latest "
+        "ones only (the mini-batch reading of the paper's image experiments). No constraint set. "
+        "The data object is online-multiclass's; test_data (same form) gives test_accuracy.",
+        std::move(params), resolveSoftmax, buildSoftmax);
 }
 
 } // namespace dplab

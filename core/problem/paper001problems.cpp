@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/paper001problems.h"
+#include "problem/problementry.h"
 
 #include "dplab/common/formatnumber.h"
 #include "problem/vectormath.h"
@@ -309,37 +310,27 @@ Eigen::VectorXd paper001PlCoefficients(int agents, Rng &rng)
 
 ProblemEntry nonconvexLogisticProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "nonconvex-logistic";
-    entry.descriptor.name = "Nonconvex logistic regression (paper 001, eq. 37)";
-    entry.descriptor.reference = "A. Xie et al., Differentially private and communication-efficient distributed "
-                                 "nonconvex optimization algorithms, eq. (37); Antoniadis et al. 2011";
-    entry.descriptor.explanation =
+    return problemEntry(
+        "nonconvex-logistic", "Nonconvex logistic regression (paper 001, eq. 37)",
+        "A. Xie et al., Differentially private and communication-efficient distributed "
+        "nonconvex optimization algorithms, eq. (37); Antoniadis et al. 2011",
         "f_i(x) = (1/m) Σ_j log(1 + exp(−u_ij x·v_ij)) + Σ_s λα x_s²/(1 + α x_s²) on synthetic data: "
         "features v_ij ~ N(0, I), labels u_ij uniform ±1 independent of the features. Nonconvex, smooth, "
-        "bounded gradients. The reference point is a stationary point found by L-BFGS.";
-    entry.descriptor.params = logisticSpecs();
-    entry.resolve = resolveLogistic;
-    entry.build = buildLogistic;
-    return entry;
+        "bounded gradients. The reference point is a stationary point found by L-BFGS.",
+        logisticSpecs(), resolveLogistic, buildLogistic);
 }
 
 ProblemEntry nonconvexPlProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "nonconvex-pl";
-    entry.descriptor.name = "Nonconvex P–L problem (paper 001, eq. 38)";
-    entry.descriptor.reference = "A. Xie et al., eq. (38); H. Karimi, J. Nutini, M. Schmidt, Linear convergence "
-                                 "of gradient and proximal-gradient methods under the Polyak-Łojasiewicz "
-                                 "condition, 2016";
-    entry.descriptor.explanation =
+    return problemEntry(
+        "nonconvex-pl", "Nonconvex P–L problem (paper 001, eq. 38)",
+        "A. Xie et al., eq. (38); H. Karimi, J. Nutini, M. Schmidt, Linear convergence "
+        "of gradient and proximal-gradient methods under the Polyak-Łojasiewicz "
+        "condition, 2016",
         "f_i(x) = xᵀx + 3 sin(x)ᵀsin(x) + m_i xᵀcos(x) with Σ_i m_i = 0, so F(x) = xᵀx + 3 sin(x)ᵀsin(x): "
         "nonconvex but P–L, x* = 0, F* = 0. Give \"m\" (one number per agent, summing to 0) or let "
-        "m_1..m_{n−1} ~ U(−1, 1), m_n = −Σ (redrawn until all |m_i| ≥ 0.05).";
-    entry.descriptor.params = plSpecs();
-    entry.resolve = resolvePl;
-    entry.build = buildPl;
-    return entry;
+        "m_1..m_{n−1} ~ U(−1, 1), m_n = −Σ (redrawn until all |m_i| ≥ 0.05).",
+        plSpecs(), resolvePl, buildPl);
 }
 
 } // namespace dplab

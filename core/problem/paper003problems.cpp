@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/paper003problems.h"
+#include "problem/problementry.h"
 
 #include "dplab/problem/objectives.h"
 #include "dplab/common/decomposition.h"
@@ -305,36 +306,26 @@ Result<std::shared_ptr<const Problem>> buildPaper003Ridge(const Json &resolved, 
 
 ProblemEntry rendezvousProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "rendezvous";
-    entry.descriptor.name = "Rendezvous (paper 003)";
-    entry.descriptor.reference = "paper 003 Sec. 5.1 (example 1 of Huang, Mitra, Vaidya 2015)";
-    entry.descriptor.explanation =
+    return problemEntry(
+        "rendezvous", "Rendezvous (paper 003)",
+        "paper 003 Sec. 5.1 (example 1 of Huang, Mitra, Vaidya 2015)",
         "Optimal rendezvous f_i(x) = ‖x − a_i‖², ∇f_i = 2(x − a_i), μ = L = 2, x* = mean(a_i). "
         "The points are given as \"points\" (one per agent) or drawn uniformly in "
         "[low, high]^r. The paper writes one assembly point a without saying whether agents "
         "share it; by default each agent has its own private a_i (\"shared\": true = the "
-        "literal common a).";
-    entry.descriptor.params = rendezvousSpecs();
-    entry.resolve = resolveRendezvous;
-    entry.build = buildRendezvous;
-    return entry;
+        "literal common a).",
+        rendezvousSpecs(), resolveRendezvous, buildRendezvous);
 }
 
 ProblemEntry paper003RidgeProblemEntry()
 {
-    ProblemEntry entry;
-    entry.descriptor.id = "paper003-ridge";
-    entry.descriptor.name = "Single-sample ridge (paper 003)";
-    entry.descriptor.reference = "paper 003 Sec. 5.2 (from Pu, robust gradient tracking)";
-    entry.descriptor.explanation =
+    return problemEntry(
+        "paper003-ridge", "Single-sample ridge (paper 003)",
+        "paper 003 Sec. 5.2 (from Pu, robust gradient tracking)",
         "f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖² with one synthetic sample per agent: u_i ~ U[−1,1]^r, "
         "x̃_i ~ U[0,10]^r, v_i = u_iᵀx̃_i + ζ_i, ζ_i ~ N(0, 25²). x* = (Σ u_i u_iᵀ + nρI)⁻¹ "
-        "Σ u_i v_i (exact; the paper's printed formula drops ζ). μ_i = 2ρ, L_i = 2(‖u_i‖² + ρ).";
-    entry.descriptor.params = paper003RidgeSpecs();
-    entry.resolve = resolvePaper003Ridge;
-    entry.build = buildPaper003Ridge;
-    return entry;
+        "Σ u_i v_i (exact; the paper's printed formula drops ζ). μ_i = 2ρ, L_i = 2(‖u_i‖² + ρ).",
+        paper003RidgeSpecs(), resolvePaper003Ridge, buildPaper003Ridge);
 }
 
 } // namespace dplab

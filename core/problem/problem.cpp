@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/problem.h"
+#include "problem/problementry.h"
+#include "dplab/common/registry.h"
 #include "dplab/problem/problemspec.h"
 
 #include "dplab/problem/multiclass.h"
@@ -118,14 +120,22 @@ const std::vector<ProblemEntry> &problemRegistry()
     return registry;
 }
 
+ProblemEntry problemEntry(std::string id, std::string name, std::string reference,
+                          std::string explanation, std::vector<ParamSpec> params,
+                          decltype(ProblemEntry::resolve) resolve,
+                          decltype(ProblemEntry::build) build)
+{
+    ProblemEntry entry;
+    entry.descriptor = {std::move(id), std::move(name), std::move(reference),
+                        std::move(explanation), std::move(params)};
+    entry.resolve = std::move(resolve);
+    entry.build = std::move(build);
+    return entry;
+}
+
 const std::vector<Descriptor> &problemDescriptors()
 {
-    static const std::vector<Descriptor> descriptors = [] {
-        std::vector<Descriptor> out;
-        for (const auto &entry : problemRegistry())
-            out.push_back(entry.descriptor);
-        return out;
-    }();
+    static const std::vector<Descriptor> descriptors = descriptorsOf(problemRegistry());
     return descriptors;
 }
 

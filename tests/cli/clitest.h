@@ -46,6 +46,11 @@ inline std::string quote(const std::string &s)
     return q + "'";
 }
 
+inline std::string quotedPath(const std::filesystem::path &p)
+{
+    return quote(p.string());
+}
+
 /** Runs dplab-cli with `args` (already shell-quoted where needed). */
 inline CliResult runCli(const std::string &args)
 {

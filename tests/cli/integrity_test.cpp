@@ -21,11 +21,6 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string q(const fs::path &p)
-{
-    return quote(p.string());
-}
-
 std::vector<std::string> linesOf(const std::string &text)
 {
     std::vector<std::string> out;
@@ -55,7 +50,7 @@ protected:
         const std::string file = quote(preset("teaching-push-pull-quadratic.json"));
         for (int i = 1; i <= 3; ++i) {
             auto r = runCli("run " + file + " --iterations 60 --repetitions 4 --trace --shard " + std::to_string(i)
-                            + "/3 --out " + q(sDir / ("s" + std::to_string(i))) + " --quiet");
+                            + "/3 --out " + quotedPath(sDir / ("s" + std::to_string(i))) + " --quiet");
             ASSERT_EQ(r.exitCode, 0) << r.err;
         }
     }
@@ -67,7 +62,7 @@ protected:
     }
     CliResult merge()
     {
-        return runCli("merge " + q(mDir / "s1") + " " + q(mDir / "s2") + " " + q(mDir / "s3") + " --out " + q(mDir / "merged")
+        return runCli("merge " + quotedPath(mDir / "s1") + " " + quotedPath(mDir / "s2") + " " + quotedPath(mDir / "s3") + " --out " + quotedPath(mDir / "merged")
                       + " --quiet");
     }
     /** Merge and verify both refuse with one line naming the damage and (for merge) the shard. */
@@ -79,7 +74,7 @@ protected:
         EXPECT_NE(m.err.find((mDir / "s2" / file).string() + ": " + damage), std::string::npos) << m.err;
         EXPECT_NE(m.err.find("shard 2/3"), std::string::npos) << m.err;
         EXPECT_FALSE(fs::exists(mDir / "merged" / "manifest.json"));
-        auto v = runCli("verify " + q(mDir / "s2"));
+        auto v = runCli("verify " + quotedPath(mDir / "s2"));
         EXPECT_EQ(v.exitCode, 2) << v.out << v.err;
         EXPECT_EQ(lineCount(v.err), 1) << v.err;
         EXPECT_NE(v.err.find(file + ": " + damage), std::string::npos) << v.err;
@@ -107,7 +102,7 @@ TEST_F(Integrity, ManifestRecordsBytesRowsAndSha256OfEveryFile)
     EXPECT_FALSE(files.contains("manifest.json"));
     // An implementation that is not DPLab's agrees.
     if (std::system("command -v sha256sum >/dev/null 2>&1") == 0) {
-        auto sums = std::system(("cd " + q(mDir / "s2") + " && sha256sum metrics.csv trace.csv > sums.txt").c_str());
+        auto sums = std::system(("cd " + quotedPath(mDir / "s2") + " && sha256sum metrics.csv trace.csv > sums.txt").c_str());
         ASSERT_EQ(sums, 0);
         const std::string text = readText(mDir / "s2" / "sums.txt");
         EXPECT_NE(text.find(files["metrics.csv"]["sha256"].get<std::string>() + "  metrics.csv"), std::string::npos) << text;
@@ -122,7 +117,7 @@ TEST_F(Integrity, IntactShardsMergeAndVerify)
     auto m = merge();
     ASSERT_EQ(m.exitCode, 0) << m.err;
     for (const char *name : {"s1", "s2", "s3", "merged"}) {
-        auto v = runCli("verify " + q(mDir / name));
+        auto v = runCli("verify " + quotedPath(mDir / name));
         EXPECT_EQ(v.exitCode, 0) << v.err;
         EXPECT_NE(v.out.find(": intact: "), std::string::npos) << v.out;
         EXPECT_EQ(v.err, "");
@@ -169,13 +164,13 @@ TEST_F(Integrity, VerifyRerunsSeedChosenJobsOfAShardAndOfAMerge)
 {
     ASSERT_EQ(merge().exitCode, 0);
     for (const char *name : {"s2", "merged"}) {
-        auto v = runCli("verify " + q(mDir / name) + " --rerun 3");
+        auto v = runCli("verify " + quotedPath(mDir / name) + " --rerun 3");
         EXPECT_EQ(v.exitCode, 0) << v.err;
         EXPECT_NE(v.out.find("rerun of 3 of"), std::string::npos) << v.out;
         EXPECT_NE(v.out.find("identical byte for byte"), std::string::npos) << v.out;
         EXPECT_NE(v.out.find("trace.csv"), std::string::npos) << v.out;
         // The same jobs every time (chosen by the seed).
-        auto again = runCli("verify " + q(mDir / name) + " --rerun 3 --threads 2");
+        auto again = runCli("verify " + quotedPath(mDir / name) + " --rerun 3 --threads 2");
         EXPECT_EQ(again.out, v.out);
     }
 }
@@ -201,10 +196,10 @@ TEST_F(Integrity, VerifyRerunCatchesARowEditedTogetherWithItsManifest)
     manifest["files"]["metrics.csv"]["sha256"] = sha256Hex(edited);
     writeText(dir / "manifest.json", manifest.dump(2) + "\n");
 
-    auto plain = runCli("verify " + q(dir));
+    auto plain = runCli("verify " + quotedPath(dir));
     EXPECT_EQ(plain.exitCode, 0) << "a forged record passes the digest check: " << plain.err;
     const std::size_t jobs = manifest["jobs"].size();
-    auto rerun = runCli("verify " + q(dir) + " --rerun " + std::to_string(jobs));
+    auto rerun = runCli("verify " + quotedPath(dir) + " --rerun " + std::to_string(jobs));
     EXPECT_EQ(rerun.exitCode, 2) << rerun.out;
     EXPECT_EQ(lineCount(rerun.err), 1) << rerun.err;
     EXPECT_NE(rerun.err.find("metrics.csv:" + std::to_string(row + 1) + ": the rerun of job"), std::string::npos) << rerun.err;
@@ -220,7 +215,7 @@ TEST_F(Integrity, AFolderWithoutDigestsIsFlaggedUnverified)
         manifest.erase("digest_algorithm");
         writeText(file, manifest.dump(2) + "\n");
     }
-    auto v = runCli("verify " + q(mDir / "s2"));
+    auto v = runCli("verify " + quotedPath(mDir / "s2"));
     EXPECT_EQ(v.exitCode, 2);
     EXPECT_NE(v.err.find("s2: unverified: manifest.json records no digests"), std::string::npos) << v.err;
     auto m = merge();
@@ -228,15 +223,15 @@ TEST_F(Integrity, AFolderWithoutDigestsIsFlaggedUnverified)
     EXPECT_EQ(lineCount(m.err), 3) << m.err; // one warning per shard
     EXPECT_NE(m.err.find("warning: " + (mDir / "s1").string() + ": unverified"), std::string::npos) << m.err;
     // The merge itself records digests again.
-    EXPECT_EQ(runCli("verify " + q(mDir / "merged")).exitCode, 0);
+    EXPECT_EQ(runCli("verify " + quotedPath(mDir / "merged")).exitCode, 0);
 }
 
 TEST_F(Integrity, VerifyRejectsBadArguments)
 {
     EXPECT_EQ(runCli("verify").exitCode, 2);
-    EXPECT_EQ(runCli("verify " + q(mDir / "s1") + " --rerun 0").exitCode, 2);
-    EXPECT_EQ(runCli("verify " + q(mDir / "s1") + " --bogus").exitCode, 2);
-    auto none = runCli("verify " + q(mDir / "nothing-here"));
+    EXPECT_EQ(runCli("verify " + quotedPath(mDir / "s1") + " --rerun 0").exitCode, 2);
+    EXPECT_EQ(runCli("verify " + quotedPath(mDir / "s1") + " --bogus").exitCode, 2);
+    auto none = runCli("verify " + quotedPath(mDir / "nothing-here"));
     EXPECT_EQ(none.exitCode, 2);
     EXPECT_NE(none.err.find("no such folder"), std::string::npos) << none.err;
 }
@@ -249,7 +244,7 @@ TEST_F(Integrity, ReportFromRefusesADamagedFolder)
     const fs::path dir = mDir / "merged";
     const std::string text = readText(dir / "metrics.csv");
     writeText(dir / "metrics.csv", text.substr(0, text.rfind('\n', text.size() - 2) + 1)); // last row dropped
-    auto r = runCli("report --from " + q(dir) + " --quiet");
+    auto r = runCli("report --from " + quotedPath(dir) + " --quiet");
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_EQ(lineCount(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("metrics.csv: truncated"), std::string::npos) << r.err;
@@ -260,7 +255,7 @@ TEST_F(Integrity, ReportFromRefusesADamagedFolder)
     manifest.erase("files");
     manifest.erase("digest_algorithm");
     writeText(dir / "manifest.json", manifest.dump(2) + "\n");
-    auto old = runCli("report --from " + q(dir) + " --quiet");
+    auto old = runCli("report --from " + quotedPath(dir) + " --quiet");
     EXPECT_EQ(old.exitCode, 0) << old.err;
     EXPECT_NE(old.err.find("warning: " + dir.string() + ": unverified"), std::string::npos) << old.err;
     EXPECT_TRUE(fs::exists(dir / "report.html"));

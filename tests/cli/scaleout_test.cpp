@@ -23,11 +23,6 @@ namespace {
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
 
-std::string q(const fs::path &p)
-{
-    return quote(p.string());
-}
-
 std::string withoutWallTimes(const std::string &summary)
 {
     return std::regex_replace(summary, std::regex("\"(wall_time_seconds|reference_solve_seconds)\": [-+0-9.eE]+"), "\"$1\": _");
@@ -56,22 +51,22 @@ void expectSameResults(const fs::path &a, const fs::path &b)
 void expectShardsMergeToWhole(const std::string &preset, const std::string &overrides, const TempDir &dir)
 {
     const std::string file = quote(dplab::test::preset(preset));
-    auto whole = runCli("run " + file + " " + overrides + " --out " + q(dir / "whole") + " --quiet");
+    auto whole = runCli("run " + file + " " + overrides + " --out " + quotedPath(dir / "whole") + " --quiet");
     ASSERT_TRUE(whole.exitCode == 0 || whole.exitCode == 3) << whole.err;
     for (int n : {1, 3, 7}) {
         std::string folders;
         for (int i = 1; i <= n; ++i) {
             const fs::path out = dir / ("shard-" + std::to_string(n) + "-" + std::to_string(i));
             auto r = runCli("run " + file + " " + overrides + " --shard " + std::to_string(i) + "/" + std::to_string(n)
-                            + " --threads 1 --out " + q(out) + " --quiet");
+                            + " --threads 1 --out " + quotedPath(out) + " --quiet");
             ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 3) << r.err;
             const Json manifest = Json::parse(readText(out / "manifest.json"));
             EXPECT_EQ(manifest["shard"]["index"], i);
             EXPECT_EQ(manifest["shard"]["count"], n);
-            folders = q(out) + " " + folders; // reversed: the order does not matter
+            folders = quotedPath(out) + " " + folders; // reversed: the order does not matter
         }
         const fs::path merged = dir / ("merged-" + std::to_string(n));
-        auto m = runCli("merge " + folders + " --out " + q(merged) + " --quiet");
+        auto m = runCli("merge " + folders + " --out " + quotedPath(merged) + " --quiet");
         ASSERT_TRUE(m.exitCode == 0 || m.exitCode == 3) << m.err;
         EXPECT_EQ(m.exitCode, whole.exitCode);
         SCOPED_TRACE(preset + ", N = " + std::to_string(n));
@@ -104,7 +99,7 @@ protected:
     int runShard(int i, int n, const std::string &extra, const std::string &name)
     {
         auto r = runCli("run " + mFile + " --iterations 20 " + extra + " --shard " + std::to_string(i) + "/"
-                        + std::to_string(n) + " --out " + q(mDir / name) + " --quiet");
+                        + std::to_string(n) + " --out " + quotedPath(mDir / name) + " --quiet");
         EXPECT_EQ(r.exitCode, 0) << r.err;
         return r.exitCode;
     }
@@ -112,8 +107,8 @@ protected:
     {
         std::string args;
         for (const auto &n : names)
-            args += q(mDir / n) + " ";
-        return runCli("merge " + args + "--out " + q(mDir / "merged"));
+            args += quotedPath(mDir / n) + " ";
+        return runCli("merge " + args + "--out " + quotedPath(mDir / "merged"));
     }
     TempDir mDir;
     std::string mFile;
@@ -190,7 +185,7 @@ TEST_F(MergeFailures, AFolderWithoutManifestOrMarkedIncompleteIsRefused)
 
 TEST_F(MergeFailures, MergeRefusesToWriteIntoAShardFolder)
 {
-    auto r = runCli("merge " + q(mDir / "s1") + " " + q(mDir / "s2") + " " + q(mDir / "s3") + " --out " + q(mDir / "s1"));
+    auto r = runCli("merge " + quotedPath(mDir / "s1") + " " + quotedPath(mDir / "s2") + " " + quotedPath(mDir / "s3") + " --out " + quotedPath(mDir / "s1"));
     EXPECT_EQ(r.exitCode, 2);
 }
 
@@ -252,7 +247,7 @@ TEST(OutputUnit, AnInterruptedShardLeavesNothingMergeAccepts)
         EXPECT_FALSE(hasStaging(out));
         EXPECT_FALSE(fs::exists(out / "manifest.json"));
         EXPECT_FALSE(fs::exists(out / "metrics.csv"));
-        auto r = runCli("merge " + q(out) + " --out " + q(dir / "merged"));
+        auto r = runCli("merge " + quotedPath(out) + " --out " + quotedPath(dir / "merged"));
         EXPECT_EQ(r.exitCode, 2);
         EXPECT_NE(r.err.find("has no manifest.json"), std::string::npos) << r.err;
     }
@@ -262,13 +257,13 @@ TEST(OutputUnit, AnInterruptedRunKeepsThePreviousSetAndTheLockRefusesASecondWrit
 {
     TempDir dir;
     const fs::path out = dir / "out";
-    ASSERT_EQ(runCli("run " + quote(preset("paper002-teaching-gossip.json")) + " --iterations 20 --out " + q(out) + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("run " + quote(preset("paper002-teaching-gossip.json")) + " --iterations 20 --out " + quotedPath(out) + " --quiet").exitCode, 0);
     std::map<std::string, std::string> before;
     for (const auto &e : fs::directory_iterator(out))
         before[e.path().filename().string()] = readText(e.path());
     Child c = startLongRun(out, dir / "log.txt", "1/1");
     // While it runs, a second process on the same folder is refused.
-    auto second = runCli("run " + quote(preset("paper002-teaching-gossip.json")) + " --iterations 20 --out " + q(out) + " --quiet");
+    auto second = runCli("run " + quote(preset("paper002-teaching-gossip.json")) + " --iterations 20 --out " + quotedPath(out) + " --quiet");
     EXPECT_EQ(second.exitCode, 2);
     EXPECT_NE(second.err.find("another DPLab process"), std::string::npos) << second.err;
     ::kill(c.pid, SIGTERM);
@@ -284,11 +279,11 @@ TEST(OutputUnit, StaleOutputsOfAPreviousExperimentAreRemoved)
 {
     TempDir dir;
     const fs::path out = dir / "out";
-    ASSERT_EQ(runCli("run " + quote(preset("paper002-teaching-gossip.json")) + " --iterations 20 --trace --out " + q(out) + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("run " + quote(preset("paper002-teaching-gossip.json")) + " --iterations 20 --trace --out " + quotedPath(out) + " --quiet").exitCode, 0);
     ASSERT_TRUE(fs::exists(out / "sweep.csv"));
     ASSERT_TRUE(fs::exists(out / "trace.csv"));
     writeText(out / "notes.txt", "mine");
-    ASSERT_EQ(runCli("run " + quote(preset("teaching-push-pull-quadratic.json")) + " --iterations 20 --out " + q(out) + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("run " + quote(preset("teaching-push-pull-quadratic.json")) + " --iterations 20 --out " + quotedPath(out) + " --quiet").exitCode, 0);
     EXPECT_FALSE(fs::exists(out / "sweep.csv"));
     EXPECT_FALSE(fs::exists(out / "trace.csv"));
     EXPECT_EQ(readText(out / "notes.txt"), "mine");
@@ -299,9 +294,9 @@ TEST(OutputUnit, TheInputExperimentIsNeverOverwritten)
 {
     TempDir dir;
     const fs::path out = dir / "out";
-    ASSERT_EQ(runCli("run " + quote(preset("teaching-push-pull-quadratic.json")) + " --iterations 20 --out " + q(out) + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("run " + quote(preset("teaching-push-pull-quadratic.json")) + " --iterations 20 --out " + quotedPath(out) + " --quiet").exitCode, 0);
     const std::string original = readText(out / "experiment.json");
-    auto r = runCli("run " + q(out / "experiment.json") + " --seed 77 --out " + q(out) + " --quiet");
+    auto r = runCli("run " + quotedPath(out / "experiment.json") + " --seed 77 --out " + quotedPath(out) + " --quiet");
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("would replace it"), std::string::npos) << r.err;
     EXPECT_EQ(readText(out / "experiment.json"), original);
@@ -312,7 +307,7 @@ TEST(OutputUnit, AnUnwritableOutIsRefusedBeforeRunning)
     TempDir dir;
     writeText(dir / "file", "x");
     const auto started = std::chrono::steady_clock::now();
-    auto r = runCli("run " + quote(preset("paper003-fig1-dpop.json")) + " --out " + q(dir / "file" / "sub"));
+    auto r = runCli("run " + quote(preset("paper003-fig1-dpop.json")) + " --out " + quotedPath(dir / "file" / "sub"));
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_NE(r.err.find("--out"), std::string::npos) << r.err;
     // Nothing ran: no progress, no "wrote".
@@ -321,7 +316,7 @@ TEST(OutputUnit, AnUnwritableOutIsRefusedBeforeRunning)
     if (::geteuid() != 0) { // root writes anywhere
         fs::create_directories(dir / "readonly");
         fs::permissions(dir / "readonly", fs::perms::owner_read | fs::perms::owner_exec);
-        auto ro = runCli("run " + quote(preset("paper003-fig1-dpop.json")) + " --out " + q(dir / "readonly"));
+        auto ro = runCli("run " + quote(preset("paper003-fig1-dpop.json")) + " --out " + quotedPath(dir / "readonly"));
         EXPECT_EQ(ro.exitCode, 2) << ro.err;
         fs::permissions(dir / "readonly", fs::perms::owner_all);
     }
@@ -354,10 +349,10 @@ TEST(ScaleOut, TheLocalXargsRecipeRunsAsWritten)
     writeText(dir / "study.json", e.dump(2));
     writeText(dir / "recipe.sh", recipe);
     const std::string bin = fs::path(DPLAB_CLI_PATH).parent_path().string();
-    const std::string command = "cd " + q(dir.path()) + " && EXP=study.json N=5 OUT=results PATH=" + quote(bin)
+    const std::string command = "cd " + quotedPath(dir.path()) + " && EXP=study.json N=5 OUT=results PATH=" + quote(bin)
                                 + ":\"$PATH\" sh recipe.sh";
     ASSERT_EQ(std::system(command.c_str()), 0) << recipe;
-    ASSERT_EQ(runCli("run " + q(dir / "study.json") + " --out " + q(dir / "whole") + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("run " + quotedPath(dir / "study.json") + " --out " + quotedPath(dir / "whole") + " --quiet").exitCode, 0);
     for (int i = 1; i <= 5; ++i)
         EXPECT_TRUE(fs::exists(dir / "results" / ("shard-" + std::to_string(i)) / "manifest.json"));
     expectSameResults(dir / "whole", dir / "results" / "merged");
@@ -368,10 +363,10 @@ TEST(ScaleOut, ReportFromAMergedFolderNeedsNoRun)
     TempDir dir;
     const std::string file = quote(preset("teaching-push-pull-quadratic.json"));
     for (int i = 1; i <= 2; ++i)
-        ASSERT_EQ(runCli("run " + file + " --iterations 30 --shard " + std::to_string(i) + "/2 --out " + q(dir / ("s" + std::to_string(i))) + " --quiet").exitCode, 0);
-    ASSERT_EQ(runCli("merge " + q(dir / "s1") + " " + q(dir / "s2") + " --out " + q(dir / "merged") + " --quiet").exitCode, 0);
+        ASSERT_EQ(runCli("run " + file + " --iterations 30 --shard " + std::to_string(i) + "/2 --out " + quotedPath(dir / ("s" + std::to_string(i))) + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("merge " + quotedPath(dir / "s1") + " " + quotedPath(dir / "s2") + " --out " + quotedPath(dir / "merged") + " --quiet").exitCode, 0);
     const std::string metrics = readText(dir / "merged" / "metrics.csv");
-    auto r = runCli("report --from " + q(dir / "merged") + " --quiet");
+    auto r = runCli("report --from " + quotedPath(dir / "merged") + " --quiet");
     if (r.err.find("needs the UI library") != std::string::npos)
         GTEST_SKIP() << "built without the UI";
     ASSERT_EQ(r.exitCode, 0) << r.err;
@@ -385,9 +380,9 @@ TEST(ScaleOut, ReportFromAMergedFolderNeedsNoRun)
     for (const auto &run : experiment["runs"])
         EXPECT_NE(html.find(run["label"].get<std::string>()), std::string::npos);
     // Into another folder, and refused for a single shard.
-    ASSERT_EQ(runCli("report --from " + q(dir / "merged") + " --out " + q(dir / "rep") + " --quiet").exitCode, 0);
+    ASSERT_EQ(runCli("report --from " + quotedPath(dir / "merged") + " --out " + quotedPath(dir / "rep") + " --quiet").exitCode, 0);
     EXPECT_TRUE(fs::exists(dir / "rep" / "report.pdf"));
-    auto shard = runCli("report --from " + q(dir / "s1"));
+    auto shard = runCli("report --from " + quotedPath(dir / "s1"));
     EXPECT_EQ(shard.exitCode, 2);
     EXPECT_NE(shard.err.find("merge the shards first"), std::string::npos) << shard.err;
 }
@@ -403,7 +398,7 @@ TEST(OutputText, EveryCsvParsesWithPythonsCsvModule)
         GTEST_SKIP() << "python3 not found";
     TempDir dir;
     // paper002-fig5-topology sweeps generator objects: values with commas and quotes.
-    auto r = runCli("run " + quote(preset("paper002-fig5-topology.json")) + " --iterations 20 --trace --out " + q(dir / "out") + " --quiet");
+    auto r = runCli("run " + quote(preset("paper002-fig5-topology.json")) + " --iterations 20 --trace --out " + quotedPath(dir / "out") + " --quiet");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const std::string script = R"(
 import csv, json, sys
@@ -422,7 +417,7 @@ for name in ['metrics.csv', 'final_values.csv', 'epsilon_per_agent.csv', 'sweep.
 print('ok')
 )";
     writeText(dir / "check.py", script);
-    const std::string command = "python3 " + q(dir / "check.py") + " " + q(dir / "out") + " >" + q(dir / "py.txt") + " 2>&1";
+    const std::string command = "python3 " + quotedPath(dir / "check.py") + " " + quotedPath(dir / "out") + " >" + quotedPath(dir / "py.txt") + " 2>&1";
     EXPECT_EQ(std::system(command.c_str()), 0) << readText(dir / "py.txt");
     EXPECT_EQ(readText(dir / "py.txt"), "ok\n");
 }
@@ -434,7 +429,7 @@ TEST(OutputText, LabelsWithControlCharactersAreRejected)
     for (const std::string bad : {std::string("a\rb"), std::string("nul\0x", 5), std::string("esc\x1b")}) {
         e["runs"][0]["label"] = bad;
         writeText(dir / "e.json", e.dump());
-        auto r = runCli("validate " + q(dir / "e.json"));
+        auto r = runCli("validate " + quotedPath(dir / "e.json"));
         EXPECT_EQ(r.exitCode, 2);
         EXPECT_NE(r.err.find("runs[0].label"), std::string::npos) << r.err;
     }

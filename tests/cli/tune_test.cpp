@@ -35,11 +35,17 @@ std::string dgdVsTracking()
     return quote(preset("teaching-dgd-vs-tracking.json")) + " --iterations 60";
 }
 
+/** `tune EXPERIMENT OPTIONS --quiet --out DIR/t`. */
+CliResult tuneInto(const TempDir &dir, const std::string &experiment, const std::string &options)
+{
+    return runCli("tune " + experiment + " " + options + " --quiet --out " + quote((dir / "t").string()));
+}
+
 TEST(Tune, WritesTuningBestAndTunedAndTunedRuns)
 {
     TempDir dir;
-    const auto r = runCli("tune " + dgdVsTracking() + " --param params.stepsize --range 0.01:0.5 --log"
-                          " --metric distance_to_optimum --budget 24 --quiet --out " + quote((dir / "t").string()));
+    const auto r = tuneInto(dir, dgdVsTracking(),
+                            "--param params.stepsize --range 0.01:0.5 --log --metric distance_to_optimum --budget 24");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = csvRows(dir / "t" / "tuning.csv");
     ASSERT_FALSE(rows.empty());
@@ -67,8 +73,8 @@ TEST(Tune, WritesTuningBestAndTunedAndTunedRuns)
 TEST(Tune, TunedValueIsAtLeastAsGoodAsEveryPointOfAGridRun)
 {
     TempDir dir;
-    const auto r = runCli("tune " + dgdVsTracking() + " --param params.stepsize --range 0.02:0.6 --log"
-                          " --metric distance_to_optimum --quiet --out " + quote((dir / "t").string()));
+    const auto r = tuneInto(dir, dgdVsTracking(),
+                            "--param params.stepsize --range 0.02:0.6 --log --metric distance_to_optimum");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Json best = Json::parse(readText(dir / "t" / "best.json"));
 
@@ -126,8 +132,8 @@ TEST(Tune, EpsilonReportsRunsThatCannotCalibrateAsNotComparable)
                 { "label": "DGD", "algorithm": "dgd", "params": { "stepsize": 0.1 } } ]
     })");
     writeText(dir / "e.json", doc.dump());
-    const auto r = runCli("tune " + quote((dir / "e.json").string()) + " --param params.stepsize --range 0.01:1 --log"
-                          " --metric distance_to_optimum --epsilon 5 --quiet --out " + quote((dir / "t").string()));
+    const auto r = tuneInto(dir, quote((dir / "e.json").string()),
+                            "--param params.stepsize --range 0.01:1 --log --metric distance_to_optimum --epsilon 5");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const Json best = Json::parse(readText(dir / "t" / "best.json"));
     EXPECT_EQ(best["runs"]["DGD"]["comparable"], false);
@@ -170,8 +176,9 @@ TEST(Tune, AlternativesTuneEachRunByTheKeyItHasAndTunedJsonReproducesTheBest)
 TEST(Tune, CompareWritesOnePairPerTwoRuns)
 {
     TempDir dir;
-    const auto r = runCli("tune " + dgdVsTracking() + " --repetitions 2 --param params.stepsize --range 0.02:0.5 --log"
-                          " --metric distance_to_optimum --budget 24 --compare --quiet --out " + quote((dir / "t").string()));
+    const auto r = tuneInto(dir, dgdVsTracking(),
+                            "--repetitions 2 --param params.stepsize --range 0.02:0.5 --log"
+                            " --metric distance_to_optimum --budget 24 --compare");
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = csvRows(dir / "t" / "comparison.csv");
     ASSERT_EQ(rows.size(), 2u);

@@ -238,4 +238,11 @@ void setLogAxis(QCPAxis *axis, bool logarithmic)
     }
 }
 
+QColor plotSeriesColor(int index)
+{
+    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
+                                    QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
+    return colors[index % 6];
+}
+
 } // namespace dplab

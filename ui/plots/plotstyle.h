@@ -8,6 +8,7 @@
 // Threading: GUI thread.
 #pragma once
 
+#include <QColor>
 #include <QSharedPointer>
 
 class QCPAxis;
@@ -32,5 +33,8 @@ QSharedPointer<QCPAxisTickerLog> makeLogTicker(QCPAxis *axis = nullptr);
 
 /** Makes `axis` logarithmic or linear and keeps its ticker suited to its range. */
 void setLogAxis(QCPAxis *axis, bool logarithmic);
+
+/** The colour of the `index`-th series of a teaching plot: six colours, repeating. */
+QColor plotSeriesColor(int index);
 
 } // namespace dplab

@@ -25,17 +25,6 @@
 
 namespace dplab {
 
-namespace {
-
-QColor runColor(int run)
-{
-    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-                                    QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
-    return colors[run % 6];
-}
-
-} // namespace
-
 QString AttackPanel::helpText()
 {
     return tr(R"(### How the eavesdropper works
@@ -224,7 +213,7 @@ void AttackPanel::refresh()
         }
         QCPGraph *g = mPlot->addGraph();
         g->setName(toQString(run.label));
-        g->setPen(QPen(runColor(static_cast<int>(r)), 2));
+        g->setPen(QPen(plotSeriesColor(static_cast<int>(r)), 2));
         g->setData(keys, values, true);
         if (description.isEmpty())
             description = toQString(run.attack);

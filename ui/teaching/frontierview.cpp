@@ -24,13 +24,6 @@ namespace dplab {
 
 namespace {
 
-QColor runColor(int run)
-{
-    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-                                    QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
-    return colors[run % 6];
-}
-
 QDoubleSpinBox *epsilonBox(QWidget *parent, double value)
 {
     auto *box = new QDoubleSpinBox(parent);
@@ -322,14 +315,14 @@ void FrontierView::replotFrontier()
         }
         QCPGraph *g = mPlot->addGraph();
         g->setName(label);
-        g->setPen(QPen(runColor(static_cast<int>(k)), 2));
+        g->setPen(QPen(plotSeriesColor(static_cast<int>(k)), 2));
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
         g->setData(keys, values, true);
         auto *bars = new QCPErrorBars(mPlot->xAxis, mPlot->yAxis);
         bars->removeFromLegend();
         bars->setDataPlottable(g);
         bars->setData(errors);
-        bars->setPen(QPen(runColor(static_cast<int>(k)), 1));
+        bars->setPen(QPen(plotSeriesColor(static_cast<int>(k)), 1));
     }
     const bool logY = positive && lo > 0 && hi / lo > 50;
     mPlot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);

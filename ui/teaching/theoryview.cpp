@@ -20,17 +20,6 @@
 
 namespace dplab {
 
-namespace {
-
-QColor runColor(int run)
-{
-    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c),
-                                    QColor(0xff, 0x7f, 0x0e), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b)};
-    return colors[run % 6];
-}
-
-} // namespace
-
 TheoryView::TheoryView(QWidget *parent) : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
@@ -165,7 +154,7 @@ void TheoryView::refresh()
         }
         QCPGraph *g = mPlot->addGraph();
         g->setName(toQString(run.label));
-        g->setPen(QPen(runColor(static_cast<int>(r)), 2));
+        g->setPen(QPen(plotSeriesColor(static_cast<int>(r)), 2));
         g->setData(keys, values, true);
         for (const TheoryCurve &curve :
              theoryCurves(mSession->experiment()->runs[r], run.metricNames, rep.iterations, rep.values, problem)) {
@@ -195,7 +184,7 @@ void TheoryView::refresh()
                                               QString::number(curve.value, 'g', 3),
                                               toQString(curve.citation.substr(0, curve.citation.find(" ("))))
                                    : toQString(curve.label) + QStringLiteral(" — ") + toQString(curve.citation));
-            t->setPen(QPen(runColor(static_cast<int>(r)), 1.5, Qt::DashLine));
+            t->setPen(QPen(plotSeriesColor(static_cast<int>(r)), 1.5, Qt::DashLine));
             t->setData(ck, cv, true);
             sources << toQString(run.label) + QStringLiteral(": ") + toQString(curve.label) + QStringLiteral(" (")
                            + toQString(curve.citation) + QStringLiteral(")");

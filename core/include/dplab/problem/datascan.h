@@ -117,4 +117,10 @@ Result<Dataset> loadCsvCached(const std::string &path, const CsvOptions &options
 Result<Dataset> loadLibsvmCached(const std::string &path, int dimension = 0);
 Result<Dataset> loadIdxCached(const std::string &images, const std::string &labels, Eigen::Index maxSamples = 0);
 
+/** Loads `file`, the file a resolved data object `data` names (its "source" is "bundled", "csv"
+ *  or "libsvm"): a missing file is an error at `keyPath`; libsvm reads data.features columns;
+ *  csv reads data.header, data.label_column and, when the object has it, data.label_name; a
+ *  bundled set is a CSV file with a header and takes data.name as its source. */
+Result<Dataset> loadDataFileCached(const std::string &file, const Json &data, const std::string &keyPath);
+
 } // namespace dplab
