@@ -10,6 +10,7 @@
 #include "dplab/graph/graph.h"
 #include "dplab/privacy/paper000accountant.h"
 #include "dplab/problem/stream.h"
+#include "../common/reproduceline.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
@@ -1137,14 +1138,7 @@ TEST(Paper000Fig2Preset, DISABLED_AccountantAtThePresetsOwnConstantsSaturatesAft
     ASSERT_NE(preset, nullptr);
     Paper000Accountant acc(preset->setup(), Paper000Bound::Iterated);
     EigenvectorEstimator z(ctx.R);
-    auto print = [](const std::string &key, const Eigen::VectorXd &v) {
-        std::cerr << "reproduce: " << key;
-        std::cerr.precision(17);
-        for (double x : v)
-            std::cerr << " " << x;
-        std::cerr << "\n";
-        std::cerr.precision(6);
-    };
+    auto print = [](const std::string &key, const Eigen::VectorXd &v) { test::printReproduceLine(key, v); };
     const std::vector<long long> checkpoints{1000000, 2000000, 4000000, 8000000, 16000000, 32000000};
     Eigen::VectorXd previousC, previousA;
     long long t = 0;

@@ -11,6 +11,7 @@
 #include "dplab/algo/algorithm.h"
 #include "dplab/algo/paper003theory.h"
 #include "dplab/engine/experiment.h"
+#include "../common/reproduceline.h"
 
 #include <Eigen/Dense>
 #include <gtest/gtest.h>
@@ -80,15 +81,9 @@ double theorem3StepBound(const Instance &s)
     return std::min({bounds[0], bounds[1], bounds[2]});
 }
 
-/** One line "reproduce: KEY v1 v2 …" for scripts/reproduce.py (full precision). */
 void reproduce(const std::string &key, const std::vector<double> &values)
 {
-    std::cerr << "reproduce: " << key;
-    std::cerr.precision(17);
-    for (double v : values)
-        std::cerr << " " << v;
-    std::cerr << "\n";
-    std::cerr.precision(6);
+    test::printReproduceLine(key, values);
 }
 
 /** Per repetition: the mean over the last `window` iterations of Σ_i ‖x_i − x*‖². */

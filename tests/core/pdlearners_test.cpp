@@ -6,6 +6,7 @@
 #include "dplab/algo/gossip.h"
 #include "dplab/privacy/treeaggregation.h"
 #include "paper002testutil.h"
+#include "../common/reproduceline.h"
 
 #include <gtest/gtest.h>
 
@@ -212,15 +213,9 @@ double regretBound(const std::string &id, int n, double L, double h, double R, d
            + n * L * std::max(0.0, blocks - 2) * (12.0 * G * R / std::sqrt(L) + 6.0 * G * G / (n * 2.0 * h));
 }
 
-/** One line "reproduce: KEY v1 v2 …" for scripts/reproduce.py (claim p002-regret; full precision). */
 void reproduce(const std::string &key, const std::vector<double> &values)
 {
-    std::cerr << "reproduce: " << key;
-    std::cerr.precision(17);
-    for (double v : values)
-        std::cerr << " " << v;
-    std::cerr << "\n";
-    std::cerr.precision(6);
+    test::printReproduceLine(key, values);
 }
 
 /** Paper 002 claim 13: E[R_{T,i}] (mean over the noise seeds, worst learner) against bounds (8)
