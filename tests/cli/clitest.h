@@ -5,6 +5,7 @@
 #include "../common/tempdir.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -87,6 +88,17 @@ inline CliResult runCli(const std::string &args)
 inline std::string preset(const std::string &name)
 {
     return std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets/" + name;
+}
+
+/** The mean final value of `metric` for the run labelled `label` in a summary.json (or one of its
+ *  sweep points: the same "runs" list); a test failure when no run has that label. */
+inline double finalMean(const nlohmann::json &summary, const std::string &label, const std::string &metric)
+{
+    for (const auto &run : summary["runs"])
+        if (run["label"] == label)
+            return run["final"][metric]["mean"].get<double>();
+    ADD_FAILURE() << "no run " << label;
+    return 0;
 }
 
 } // namespace dplab::test

@@ -13,15 +13,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-double finalMean(const Json &point, const std::string &label, const std::string &metric)
-{
-    for (const auto &run : point["runs"])
-        if (run["label"] == label)
-            return run["final"][metric]["mean"].get<double>();
-    ADD_FAILURE() << "no run " << label;
-    return 0;
-}
-
 TEST(Paper002Presets, AcceleratedGossipWinsOnTheRingNotOnTheCompleteGraph)
 {
     TempDir dir;

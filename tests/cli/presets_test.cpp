@@ -9,15 +9,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-double finalMean(const Json &summary, const std::string &label, const std::string &metric)
-{
-    for (const auto &run : summary["runs"])
-        if (run["label"] == label)
-            return run["final"][metric]["mean"].get<double>();
-    ADD_FAILURE() << "no run " << label;
-    return 0;
-}
-
 TEST(TeachingPresets, PushPullConvergesNoiseFreeAndStallsWithNoise)
 {
     TempDir dir;
