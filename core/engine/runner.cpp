@@ -2,6 +2,7 @@
 #include "dplab/engine/runner.h"
 #include "dplab/engine/pointrunner.h"
 
+#include "dplab/common/agentteam.h"
 #include "dplab/common/decomposition.h"
 #include "dplab/engine/metrics.h"
 #include "teaching/probe.h"
@@ -9,7 +10,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -251,30 +251,27 @@ JobPlan planJobs(const std::vector<PointJobs> &pointJobs, const Shard &shard, Ex
     return plan;
 }
 
-/** A thread that evaluates the metrics at x̄ (MetricTracker::evaluateGlobal: F, ∇F and the
- *  accuracies, one pass over every agent's data) of one recorded row while the job's thread steps
- *  on, on a core the run leaves idle (fewer jobs than threads). The values are those of the same
- *  call on the job's thread: the same function of the same x̄, whichever thread runs it. */
+/** Evaluates the metrics at x̄ (MetricTracker::evaluateGlobal: F, ∇F and the accuracies, one pass
+ *  over every agent's data) of one recorded row on a worker of the job's AgentTeam while the job's
+ *  thread steps on (fewer jobs than threads). The values are those of the same call on the job's
+ *  thread: the same function of the same x̄, whichever thread runs it. A worker busy with it claims
+ *  no chunks of the step's split work; when none has taken it by the time the row is needed, the
+ *  job's thread runs it itself. */
 class GlobalHelper
 {
 public:
-    GlobalHelper(const MetricTracker &tracker, const std::function<void()> &onStart)
-        : mTracker(tracker)
-        , mThread([this, onStart] {
-            if (onStart)
-                onStart();
-            loop();
-        })
+    GlobalHelper(const MetricTracker &tracker, AgentTeam &team)
+        : mTracker(tracker), mTeam(team), mTask([this] { mTracker.evaluateGlobal(mMean, mGlobal); })
     {
     }
     ~GlobalHelper()
     {
-        {
-            std::lock_guard lock(mMutex);
-            mStop = true;
+        if (!mPosted)
+            return;
+        try {
+            mTeam.wait();
+        } catch (...) { // the job is failing already; its own error is the one reported
         }
-        mWake.notify_all();
-        mThread.join();
     }
     GlobalHelper(const GlobalHelper &) = delete;
     GlobalHelper &operator=(const GlobalHelper &) = delete;
@@ -282,53 +279,25 @@ public:
     /** Starts the evaluation at `mean` (the previous one must have been waited for). */
     void post(Eigen::VectorXd &mean)
     {
-        {
-            std::lock_guard lock(mMutex);
-            mMean.swap(mean);
-            mBusy = true;
-        }
-        mWake.notify_all();
+        mMean.swap(mean);
+        mPosted = true;
+        mTeam.post(mTask);
     }
     /** The evaluation posted last, once done; what it threw is thrown here, on the job's thread. */
     const GlobalEvaluation &wait()
     {
-        std::unique_lock lock(mMutex);
-        mDone.wait(lock, [this] { return !mBusy; });
-        if (mError)
-            std::rethrow_exception(std::exchange(mError, nullptr));
+        mPosted = false;
+        mTeam.wait();
         return mGlobal;
     }
 
 private:
-    void loop()
-    {
-        std::unique_lock lock(mMutex);
-        for (;;) {
-            mWake.wait(lock, [this] { return mBusy || mStop; });
-            if (mStop)
-                return;
-            lock.unlock();
-            std::exception_ptr error;
-            try {
-                mTracker.evaluateGlobal(mMean, mGlobal);
-            } catch (...) {
-                error = std::current_exception();
-            }
-            lock.lock();
-            mError = error;
-            mBusy = false;
-            mDone.notify_all();
-        }
-    }
-
     const MetricTracker &mTracker;
-    std::mutex mMutex;
-    std::condition_variable mWake, mDone;
-    bool mBusy = false, mStop = false;
-    std::exception_ptr mError;
+    AgentTeam &mTeam;
+    const std::function<void()> mTask;
+    bool mPosted = false;
     Eigen::VectorXd mMean;
     GlobalEvaluation mGlobal;
-    std::thread mThread; // last: starts once the rest is constructed
 };
 
 /** A job's recording: the metrics, ε and trace at the recorded iterations go into its repetition
@@ -360,10 +329,10 @@ public:
     MetricTracker &tracker() { return mTracker; }
     MetricsBatch &batch() { return mBatch; }
 
-    /** Evaluates the metrics at x̄ on a helper thread from now on (see GlobalHelper). */
-    void useHelper(const std::function<void()> &onStart)
+    /** Evaluates the metrics at x̄ on a worker of `team` from now on (see GlobalHelper). */
+    void useHelper(AgentTeam &team)
     {
-        mHelper = std::make_unique<GlobalHelper>(mTracker, onStart);
+        mHelper = std::make_unique<GlobalHelper>(mTracker, team);
     }
 
     /** Records the decisions after t iterations. */
@@ -496,7 +465,9 @@ struct JobShared {
     const RunnerOptions &options;
     ObserverGate &gate;
     RunControl *control;
-    bool spareCores = false; ///< fewer jobs than threads: each job evaluates its metrics at x̄ on a helper thread
+    /** Threads per job beyond the job's own (threads / jobs − 1): each job gets an AgentTeam of
+     *  that many workers, which split its per-agent work and evaluate its metrics at x̄. */
+    int teamWorkers = 0;
 };
 
 /** The run's description, from the first repetition run here: metric names, accountant and its
@@ -594,9 +565,14 @@ std::optional<Error> runJob(const JobShared &shared, const Job &job)
         describeRun(rr, job, *algorithm, probe, names, shared.gate);
     shared.gate.status({StatusEvent::Kind::Started, job.point, job.run, job.repetition, 0, ""});
 
+    // Spare threads: the job's team (declared before the recorder, which may hold a task of it).
+    std::optional<AgentTeam> team;
+    if (shared.teamWorkers > 0)
+        team.emplace(shared.teamWorkers, shared.options.onWorkerStart);
+    const AgentTeam::Scope split(team ? &*team : nullptr);
     Recorder recorder(e, job, *algorithm, names, reference, probe, out, shared.options, shared.gate);
-    if (shared.spareCores && !probe.active())
-        recorder.useHelper(shared.options.onWorkerStart);
+    if (team && !probe.active())
+        recorder.useHelper(*team);
     recorder.record(0);
     const long long sinceProgress
         = iterate(e, job, *algorithm, recorder, probe, out, blowUpLimit(ctx.x0, reference), shared);
@@ -671,10 +647,11 @@ Result<ExperimentResult> runPoints(const std::vector<PointJobs> &pointJobs, cons
     const JobPlan plan = planJobs(pointJobs, options.shard, result);
     ObserverGate gate(observer, plan.iterations);
     int threads = options.threads > 0 ? options.threads : static_cast<int>(std::thread::hardware_concurrency());
-    // Cores the jobs leave idle take the metrics at x̄ (a pass over every agent's data at each
-    // recorded iteration) off the jobs' threads; the values do not depend on it.
-    const bool spare = static_cast<std::size_t>(std::max(1, threads)) >= 2 * plan.jobs.size();
-    const JobShared shared{pointJobs, result, plan, options, gate, control, spare};
+    // Threads the jobs leave idle join the jobs as AgentTeam workers: they split each job's
+    // per-agent work (the agents' gradients) and take the metrics at x̄ (a pass over every agent's
+    // data at each recorded iteration) off the job's thread; the values do not depend on it.
+    const int perJob = plan.jobs.empty() ? 1 : static_cast<int>(static_cast<std::size_t>(std::max(1, threads)) / plan.jobs.size());
+    const JobShared shared{pointJobs, result, plan, options, gate, control, std::max(0, perJob - 1)};
     std::mutex errorMutex;
     std::optional<Error> firstError;
     auto fail = [&](Error error) {

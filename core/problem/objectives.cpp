@@ -3,6 +3,7 @@
 
 #include "dplab/problem/kernels.h"
 
+#include "dplab/common/agentteam.h"
 #include "dplab/common/decomposition.h"
 
 #include <Eigen/Cholesky>
@@ -410,16 +411,20 @@ void LogisticProblem::values(const Eigen::Ref<const Eigen::MatrixXd> &X,
                              Eigen::Ref<Eigen::VectorXd> out, long long) const
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.size() == agentCount());
-    thread_local Eigen::VectorXd xBuffer;
-    auto xi = scratch(xBuffer, dimension());
-    for (int i = 0; i < agentCount(); ++i) {
-        xi = X.row(i).transpose();
-        const Eigen::Index first = mData.offsets[i];
-        const kernels::LogisticPass pass = kernels::logisticPass(
-            mData.X.row(first).data(), mData.y.data() + first, mData.count(i), dimension(), xi.data(),
-            0.0, nullptr, true, false);
-        out(i) = pass.loss / static_cast<double>(mData.count(i)) + 0.5 * mLambda * X.row(i).squaredNorm();
-    }
+    const Eigen::Index d = dimension();
+    // Agent by agent, each from its own rows only: split over the job's threads when the pass is
+    // large enough, with the same bits (dplab/common/agentteam.h).
+    forAgents(agentCount(), static_cast<double>(mData.X.size()), d, [&](int begin, int end, double *scratch) {
+        Eigen::Map<Eigen::VectorXd> xi(scratch, d);
+        for (int i = begin; i < end; ++i) {
+            xi = X.row(i).transpose();
+            const Eigen::Index first = mData.offsets[i];
+            const kernels::LogisticPass pass = kernels::logisticPass(
+                mData.X.row(first).data(), mData.y.data() + first, mData.count(i), d, xi.data(), 0.0, nullptr,
+                true, false);
+            out(i) = pass.loss / static_cast<double>(mData.count(i)) + 0.5 * mLambda * X.row(i).squaredNorm();
+        }
+    });
 }
 
 void LogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
@@ -427,20 +432,22 @@ void LogisticProblem::gradients(const Eigen::Ref<const Eigen::MatrixXd> &X,
 {
     assert(X.rows() == agentCount() && X.cols() == dimension() && out.rows() == X.rows()
            && out.cols() == X.cols());
-    thread_local Eigen::VectorXd xBuffer, gBuffer;
-    auto xi = scratch(xBuffer, dimension());
-    auto g = scratch(gBuffer, dimension());
-    for (int i = 0; i < agentCount(); ++i) {
-        // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx: one fused pass over agent i's contiguous rows
-        // (margins, weights and the sum while each group of rows is in cache; problem/kernels.h).
-        xi = X.row(i).transpose();
-        g.setZero();
-        const Eigen::Index first = mData.offsets[i];
-        kernels::logisticPass(mData.X.row(first).data(), mData.y.data() + first, mData.count(i),
-                              dimension(), xi.data(), 1.0 / static_cast<double>(mData.count(i)),
-                              g.data(), false, false);
-        out.row(i) = g.transpose() + mLambda * X.row(i);
-    }
+    const Eigen::Index d = dimension();
+    // Agent by agent, each writing its own row of `out` from its own rows of data: split over the
+    // job's threads when the pass is large enough, with the same bits (dplab/common/agentteam.h).
+    forAgents(agentCount(), static_cast<double>(mData.X.size()), 2 * d, [&](int begin, int end, double *scratch) {
+        Eigen::Map<Eigen::VectorXd> xi(scratch, d), g(scratch + d, d);
+        for (int i = begin; i < end; ++i) {
+            // ∇ = −(1/m) Σ y_k σ(−y_k x·a_k) a_k + λx: one fused pass over agent i's contiguous rows
+            // (margins, weights and the sum while each group of rows is in cache; problem/kernels.h).
+            xi = X.row(i).transpose();
+            g.setZero();
+            const Eigen::Index first = mData.offsets[i];
+            kernels::logisticPass(mData.X.row(first).data(), mData.y.data() + first, mData.count(i), d, xi.data(),
+                                  1.0 / static_cast<double>(mData.count(i)), g.data(), false, false);
+            out.row(i) = g.transpose() + mLambda * X.row(i);
+        }
+    });
 }
 
 double LogisticProblem::globalPass(const Eigen::VectorXd &x, Eigen::VectorXd *grad, Eigen::Index *correct) const

@@ -3,8 +3,11 @@
 // allocates nothing"): for one preset of every algorithm family, after a warm-up (scratch buffers
 // reach their size, a block of PD-FTGL completes), step() and the online metric's observe() are
 // run with every allocation counted (allocationcounter.h; this file is its own test executable,
-// so the replacement of malloc is local to it). tests/core/conformance_test.cpp checks the same
+// so the replacement of malloc is local to it) — on one thread, and with the per-agent work split
+// over an AgentTeam of two workers at any size (dplab/common/agentteam.h; the counter counts every
+// thread). tests/core/conformance_test.cpp checks the same
 // for every registered algorithm on a small problem.
+#include "dplab/common/agentteam.h"
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/metrics.h"
 #include "dplab/problem/problem.h"
@@ -37,27 +40,32 @@ TEST_P(StepLoop, AllocatesNothingPerIteration)
     const Case c = GetParam();
     auto e = loadExperimentFile(resourceDir() + "/presets/" + c.preset + ".json");
     ASSERT_TRUE(e.ok()) << e.error().toString();
-    for (std::size_t r = 0; r < e->runs.size(); ++r) {
-        const RunContext ctx = makeRunContext(*e, static_cast<int>(r), 0);
-        std::unique_ptr<Algorithm> algorithm = e->runs[r].algorithm->create();
-        ASSERT_TRUE(algorithm->reset(ctx).ok());
-        const std::vector<std::string> names =
-            applicableMetrics(*e->problem, false, algorithm->accountant() != nullptr, {});
-        MetricTracker tracker(*e->problem, nullptr, names);
-        auto iterate = [&](int steps) {
-            for (int s = 0; s < steps; ++s) {
-                if (tracker.needsObserve())
-                    tracker.observe(algorithm->decisions(), algorithm->iteration());
-                algorithm->step();
-            }
-        };
-        iterate(c.warmUp);
-        gAllocations = 0;
-        gCounting = true;
-        iterate(c.counted);
-        gCounting = false;
-        EXPECT_EQ(gAllocations.load(), 0) << c.preset << " run " << r << " (" << e->runs[r].algorithm->id
-                                          << "): heap allocations in " << c.counted << " iterations";
+    AgentTeam team(2);
+    for (int split = 0; split < 2; ++split) {
+        for (std::size_t r = 0; r < e->runs.size(); ++r) {
+            const AgentTeam::Scope scope(split ? &team : nullptr, 0.0); // 0: split every call
+            const RunContext ctx = makeRunContext(*e, static_cast<int>(r), 0);
+            std::unique_ptr<Algorithm> algorithm = e->runs[r].algorithm->create();
+            ASSERT_TRUE(algorithm->reset(ctx).ok());
+            const std::vector<std::string> names =
+                applicableMetrics(*e->problem, false, algorithm->accountant() != nullptr, {});
+            MetricTracker tracker(*e->problem, nullptr, names);
+            auto iterate = [&](int steps) {
+                for (int s = 0; s < steps; ++s) {
+                    if (tracker.needsObserve())
+                        tracker.observe(algorithm->decisions(), algorithm->iteration());
+                    algorithm->step();
+                }
+            };
+            iterate(c.warmUp);
+            gAllocations = 0;
+            gCounting = true;
+            iterate(c.counted);
+            gCounting = false;
+            EXPECT_EQ(gAllocations.load(), 0) << c.preset << " run " << r << " (" << e->runs[r].algorithm->id
+                                              << (split ? ", split over a team" : ", one thread")
+                                              << "): heap allocations in " << c.counted << " iterations";
+        }
     }
 }
 
