@@ -2,7 +2,9 @@
 #include "dplab/algo/mixing.h"
 
 #include "dplab/algo/mixkernel.h"
+#include "dplab/common/agentteam.h"
 
+#include <atomic>
 #include <cassert>
 
 namespace dplab {
@@ -53,7 +55,7 @@ void Mixer::apply(const Eigen::Ref<const Eigen::MatrixXd> &x, Eigen::Ref<Eigen::
 Broadcast::Broadcast(std::string name, int n, int d, const NoiseSource &noise, RngPurpose noisePurpose,
                      std::shared_ptr<const Compressor> compressor, NoiseLaw law)
     : mName(std::move(name)), mLaw(law), mCompressor(std::move(compressor)),
-      mSent(Eigen::MatrixXd::Zero(n, d)), mNoise(Eigen::MatrixXd::Zero(n, d)), mRow(d), mCompressed(d)
+      mSent(Eigen::MatrixXd::Zero(n, d)), mNoise(Eigen::MatrixXd::Zero(n, d))
 {
     assert(mCompressor && "Broadcast: compressor must not be null (use identity)");
     mNoiseStreams.reserve(n);
@@ -70,44 +72,65 @@ std::uint64_t Broadcast::send(const Eigen::Ref<const Eigen::MatrixXd> &clean,
                               const Eigen::Ref<const Eigen::VectorXd> &scale, std::vector<Message> *record)
 {
     assert(clean.rows() == mSent.rows() && clean.cols() == mSent.cols() && "Broadcast::send: shape");
-    const bool identity = mCompressor->isIdentity();
-    std::uint64_t bits = 0;
     const auto t = static_cast<std::uint64_t>(mSends++);
-    for (Eigen::Index i = 0; i < clean.rows(); ++i) {
-        auto noiseRow = mNoise.row(i);
-        if (scale[i] > 0) {
-            // Block t of agent i's stream, drawn contiguously (vectorised), then stored.
-            if (mLaw == NoiseLaw::Laplace)
-                mNoiseStreams[i].laplace(t, scale[i], mRow);
-            else
-                mNoiseStreams[i].gaussian(t, scale[i], mRow);
-            noiseRow = mRow.transpose();
-            mRow += clean.row(i).transpose();
-        } else {
-            noiseRow.setZero();
-            mRow = clean.row(i).transpose();
-        }
-        std::uint64_t messageBits;
-        if (identity) {
-            mSent.row(i) = mRow.transpose();
-            messageBits = fullVectorBits(mRow.size());
-        } else {
-            messageBits = mCompressor->compress(mRow, mCompressed, mCompressorRng[i]);
-            mSent.row(i) = mCompressed.transpose();
-        }
-        bits += messageBits;
-        if (record) {
-            Message m;
-            m.sender = static_cast<int>(i);
-            m.channel = mName;
-            m.clean = clean.row(i).transpose();
-            m.noise = noiseRow.transpose();
-            m.sent = mSent.row(i).transpose();
-            m.bits = messageBits;
-            record->push_back(std::move(m));
-        }
+    const Eigen::Index d = clean.cols();
+    const int n = static_cast<int>(clean.rows());
+    std::atomic<std::uint64_t> bits{0};
+    // Agent by agent, each from its own noise stream (block t), its own compressor stream, into its
+    // own rows: split over the job's threads when large enough, with the same bytes (the sum of
+    // the bits is an integer; dplab/common/agentteam.h). A noisy element costs about six
+    // multiply-adds of the gradient pass (docs/benchmarks.md). Recorded messages keep the agents'
+    // order: then on this thread.
+    auto agents = [&](int begin, int end, double *scratch) {
+        Eigen::Map<Eigen::VectorXd> row(scratch, d), compressed(scratch + d, d);
+        std::uint64_t chunkBits = 0;
+        for (int i = begin; i < end; ++i)
+            chunkBits += sendOne(i, t, clean, scale[i], row, compressed, record);
+        bits.fetch_add(chunkBits, std::memory_order_relaxed);
+    };
+    if (record)
+        agents(0, n, agentScratch(2 * d));
+    else
+        forAgents(n, 6.0 * static_cast<double>(clean.size()), 2 * d, agents);
+    return bits.load(std::memory_order_relaxed);
+}
+
+std::uint64_t Broadcast::sendOne(int i, std::uint64_t t, const Eigen::Ref<const Eigen::MatrixXd> &clean, double scale,
+                                 Eigen::Ref<Eigen::VectorXd> row, Eigen::Ref<Eigen::VectorXd> compressed,
+                                 std::vector<Message> *record)
+{
+    auto noiseRow = mNoise.row(i);
+    if (scale > 0) {
+        // Block t of agent i's stream, drawn contiguously (vectorised), then stored.
+        if (mLaw == NoiseLaw::Laplace)
+            mNoiseStreams[i].laplace(t, scale, row);
+        else
+            mNoiseStreams[i].gaussian(t, scale, row);
+        noiseRow = row.transpose();
+        row += clean.row(i).transpose();
+    } else {
+        noiseRow.setZero();
+        row = clean.row(i).transpose();
     }
-    return bits;
+    std::uint64_t messageBits;
+    if (mCompressor->isIdentity()) {
+        mSent.row(i) = row.transpose();
+        messageBits = fullVectorBits(row.size());
+    } else {
+        messageBits = mCompressor->compress(row, compressed, mCompressorRng[i]);
+        mSent.row(i) = compressed.transpose();
+    }
+    if (record) {
+        Message m;
+        m.sender = i;
+        m.channel = mName;
+        m.clean = clean.row(i).transpose();
+        m.noise = noiseRow.transpose();
+        m.sent = mSent.row(i).transpose();
+        m.bits = messageBits;
+        record->push_back(std::move(m));
+    }
+    return messageBits;
 }
 
 } // namespace dplab

@@ -51,10 +51,12 @@ constexpr std::uint64_t claimWord(std::uint32_t generation, int count, int next)
 
 } // namespace
 
-AgentTeam::AgentTeam(int workers, const std::function<void()> &onWorkerStart)
+AgentTeam::AgentTeam(int workers, const std::function<void()> &onWorkerStart, Schedule schedule)
+    : mSchedule(schedule)
 {
     workers = std::max(0, workers);
     mScratch.resize(static_cast<std::size_t>(workers) + 1);
+    mSeen.resize(static_cast<std::size_t>(workers) + 1, 0);
     mThreads.reserve(static_cast<std::size_t>(workers));
     for (int k = 1; k <= workers; ++k) {
         try {
@@ -116,6 +118,8 @@ void AgentTeam::runErased(int n, std::ptrdiff_t scratchSize, Call call, void *fn
 
 bool AgentTeam::claimChunks(std::size_t participant)
 {
+    if (mSchedule == Schedule::RoundRobin)
+        return runOwnChunks(participant);
     bool claimed = false;
     std::uint64_t word = mClaims.load(std::memory_order_acquire);
     for (;;) {
@@ -127,19 +131,40 @@ bool AgentTeam::claimChunks(std::size_t participant)
             continue;
         // Chunk `next` of this generation is ours: the call's fields stay as they are until every
         // chunk of it is done, this one included.
-        const int begin = next * mChunk;
-        const int end = std::min(mN, begin + mChunk);
-        try {
-            mCall(mFn, begin, end, mScratch[participant].data());
-        } catch (...) {
-            if (!mChunkFailed.exchange(true))
-                mChunkError = std::current_exception();
-        }
+        runChunk(participant, next, count);
         claimed = true;
-        if (mDone.fetch_add(1, std::memory_order_acq_rel) + 1 == count)
-            mDone.notify_all();
         word = mClaims.load(std::memory_order_acquire);
     }
+}
+
+bool AgentTeam::runOwnChunks(std::size_t participant)
+{
+    const std::uint64_t word = mClaims.load(std::memory_order_acquire);
+    const auto generation = static_cast<std::uint32_t>(word >> 32);
+    if (generation == mSeen[participant])
+        return false;
+    mSeen[participant] = generation;
+    const int count = static_cast<int>(word >> 16 & 0xffff);
+    bool ran = false;
+    for (int chunk = static_cast<int>(participant); chunk < count; chunk += workers() + 1) {
+        runChunk(participant, chunk, count);
+        ran = true;
+    }
+    return ran;
+}
+
+void AgentTeam::runChunk(std::size_t participant, int chunk, int count)
+{
+    const int begin = chunk * mChunk;
+    const int end = std::min(mN, begin + mChunk);
+    try {
+        mCall(mFn, begin, end, mScratch[participant].data());
+    } catch (...) {
+        if (!mChunkFailed.exchange(true))
+            mChunkError = std::current_exception();
+    }
+    if (mDone.fetch_add(1, std::memory_order_acq_rel) + 1 == count)
+        mDone.notify_all();
 }
 
 void AgentTeam::post(const std::function<void()> &task)

@@ -4,8 +4,8 @@
 // its metrics at x̄ on one of them. The files of a run must not depend on it: the same experiment
 // at --threads 1, 2 and 4 gives byte-identical metrics, messages, final values and ε per agent —
 // for push-pull (gradient tracking) and DGD (another family) on a logistic problem large enough
-// to be split at the default threshold, and on a small one with the threshold forced to 0
-// (DPLAB_SPLIT_MIN_WORK, which splits every call).
+// to be split at the default threshold, and on small ones with the threshold forced to 0
+// (DPLAB_SPLIT_MIN_WORK, which splits every call: the gradients and the noisy, compressed sends).
 #include "clitest.h"
 
 #include <cstdlib>
@@ -88,6 +88,11 @@ TEST(CliThreads, EveryCallSplitGivesTheSameFiles)
     ::setenv("DPLAB_SPLIT_MIN_WORK", "0", 1);
     expectSameFilesAtAnyThreadCount(logisticExperiment("push-pull", 7, 210, 9));
     expectSameFilesAtAnyThreadCount(logisticExperiment("dgd", 7, 210, 9));
+    // Gradient tracking with a random compressor: each agent's rand-k draws from its own stream.
+    nlohmann::json topK = logisticExperiment("gradient-tracking", 9, 270, 12);
+    topK["runs"][0]["privacy"] = {{"noise_x", 0.1}, {"noise_y", 0.1}};
+    topK["runs"][0]["compressor"] = {{"type", "rand-k"}, {"k", 3}};
+    expectSameFilesAtAnyThreadCount(topK);
     ::unsetenv("DPLAB_SPLIT_MIN_WORK");
 }
 

@@ -5,7 +5,7 @@
 // run with every allocation counted (allocationcounter.h; this file is its own test executable,
 // so the replacement of malloc is local to it) — on one thread, and with the per-agent work split
 // over an AgentTeam of two workers at any size (dplab/common/agentteam.h; the counter counts every
-// thread). tests/core/conformance_test.cpp checks the same
+// thread; round robin, so that every worker runs chunks in the warm-up). tests/core/conformance_test.cpp checks the same
 // for every registered algorithm on a small problem.
 #include "dplab/common/agentteam.h"
 #include "dplab/engine/experiment.h"
@@ -40,7 +40,7 @@ TEST_P(StepLoop, AllocatesNothingPerIteration)
     const Case c = GetParam();
     auto e = loadExperimentFile(resourceDir() + "/presets/" + c.preset + ".json");
     ASSERT_TRUE(e.ok()) << e.error().toString();
-    AgentTeam team(2);
+    AgentTeam team(2, {}, AgentTeam::Schedule::RoundRobin);
     for (int split = 0; split < 2; ++split) {
         for (std::size_t r = 0; r < e->runs.size(); ++r) {
             const AgentTeam::Scope scope(split ? &team : nullptr, 0.0); // 0: split every call

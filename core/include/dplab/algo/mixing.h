@@ -13,8 +13,10 @@
 //             once per step on a channel) is block t of NoiseStream (i, purpose): a function of
 //             (seed, run, repetition, agent, purpose, t, element) only.
 //
-// Threading: both are owned by one algorithm instance; not thread-safe. Neither allocates
-// after construction (the hot loop stays allocation-free unless messages are recorded).
+// Threading: both are owned by one algorithm instance; not thread-safe. A large send is split
+// over the job's AgentTeam (each agent's message from its own streams into its own rows: the same
+// bytes; dplab/common/agentteam.h). Neither allocates after construction (the hot loop stays
+// allocation-free unless messages are recorded).
 #pragma once
 
 #include "dplab/algo/algorithm.h"
@@ -89,8 +91,12 @@ private:
     std::vector<Rng> mCompressorRng;
     Eigen::MatrixXd mSent;
     Eigen::MatrixXd mNoise;
-    Eigen::VectorXd mRow;
-    Eigen::VectorXd mCompressed;
+
+    /** Agent i's message of send t (noise, compression, its rows of mSent and mNoise; `row` and
+     *  `compressed` are d-vectors of scratch); returns its bits. */
+    std::uint64_t sendOne(int i, std::uint64_t t, const Eigen::Ref<const Eigen::MatrixXd> &clean, double scale,
+                          Eigen::Ref<Eigen::VectorXd> row, Eigen::Ref<Eigen::VectorXd> compressed,
+                          std::vector<Message> *record);
 };
 
 } // namespace dplab

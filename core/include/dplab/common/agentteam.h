@@ -39,9 +39,15 @@ public:
      *  second thread gains (docs/benchmarks.md, "Issue 27, fourth pass"). */
     static constexpr double DefaultMinWork = 2.0e5;
 
+    /** Who runs which chunk. Claim: whoever is free takes the next one (the runner's). RoundRobin:
+     *  chunk k runs on participant k mod (workers + 1), 0 being the calling thread, so every worker
+     *  takes part in every call of enough agents (the allocation test: every thread's buffers reach
+     *  their size in its warm-up). Either gives the same results. */
+    enum class Schedule { Claim, RoundRobin };
+
     /** A team of the calling thread and `workers` worker threads, each calling `onWorkerStart`
      *  first (fewer when the system refuses a thread: the results do not depend on the count). */
-    AgentTeam(int workers, const std::function<void()> &onWorkerStart = {});
+    AgentTeam(int workers, const std::function<void()> &onWorkerStart = {}, Schedule schedule = Schedule::Claim);
     ~AgentTeam();
     AgentTeam(const AgentTeam &) = delete;
     AgentTeam &operator=(const AgentTeam &) = delete;
@@ -89,10 +95,14 @@ private:
     using Call = void (*)(void *, int, int, double *);
     void runErased(int n, std::ptrdiff_t scratchSize, Call call, void *fn);
     bool claimChunks(std::size_t participant);
+    bool runOwnChunks(std::size_t participant);
+    void runChunk(std::size_t participant, int chunk, int count);
     bool runBackground();
     void loop(std::size_t participant);
     void signal();
 
+    Schedule mSchedule;
+    std::vector<std::uint32_t> mSeen; ///< RoundRobin: the last generation each participant ran
     std::vector<std::thread> mThreads;
     std::vector<std::vector<double>> mScratch; ///< per participant: 0 = the job's thread, k = worker k
     // The current call: the chunk claims of generation g as one word, g << 32 | count << 16 | next.
