@@ -205,16 +205,23 @@ void AgentTeam::wait()
 
 void AgentTeam::loop(std::size_t participant)
 {
+    // After chunks, the step's next split call (the other channel's send, the gradients) comes
+    // within microseconds: spin for it. After the background task, or when a spin found nothing,
+    // the next work is an iteration or more away: sleep, not to burn a core (small problems).
+    bool spin = false;
     for (;;) {
         const std::uint32_t seen = mSignal.load(std::memory_order_acquire);
         if (mStop.load(std::memory_order_acquire))
             return;
-        bool worked = claimChunks(participant);
-        worked = runBackground() || worked;
-        if (worked)
+        const bool chunks = claimChunks(participant);
+        const bool task = runBackground();
+        if (chunks || task) {
+            spin = chunks && !task;
             continue;
-        if (!spinUntil([&] { return mSignal.load(std::memory_order_acquire) != seen; }))
+        }
+        if (!spin || !spinUntil([&] { return mSignal.load(std::memory_order_acquire) != seen; }))
             mSignal.wait(seen, std::memory_order_acquire);
+        spin = false;
     }
 }
 
