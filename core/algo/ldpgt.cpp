@@ -144,19 +144,13 @@ public:
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "s")
-            return &mS;
-        if (name == "z")
-            return &mZ;
-        if (name == "gradient")
-            return &mGrad; // g(t) of the last step
-        if (name == "noise_scale")
-            return &mNoiseBase;
-        if (mAccountant && name == "epsilon_finite_t")
-            return &mEpsFinite;
-        if (mAccountant && name == "epsilon_iterated")
-            return &mEpsIterated;
-        return nullptr;
+        const bool accounted = mAccountant != nullptr;
+        return namedState(name, {{"s", &mS},
+                                 {"z", &mZ},
+                                 {"gradient", &mGrad}, // g(t) of the last step
+                                 {"noise_scale", &mNoiseBase},
+                                 {"epsilon_finite_t", accounted ? &mEpsFinite : nullptr},
+                                 {"epsilon_iterated", accounted ? &mEpsIterated : nullptr}});
     }
 
 private:
