@@ -117,18 +117,10 @@ public:
         // 8: z(t+1) = R z(t), sent in full precision without noise (m values per agent).
         mRowMixer.apply(mZ, mNextZ);
         mBits += static_cast<std::uint64_t>(n) * fullVectorBits(n);
-        if (record) {
-            for (int i = 0; i < n; ++i) {
-                Message m;
-                m.sender = i;
-                m.channel = "z";
-                m.clean = mZ.row(i).transpose();
-                m.noise = Eigen::VectorXd::Zero(n);
-                m.sent = m.clean;
-                m.bits = fullVectorBits(n);
-                record->push_back(std::move(m));
-            }
-        }
+        if (record)
+            for (int i = 0; i < n; ++i)
+                recordMessage(*record, i, "z", mZ.row(i).transpose(), Eigen::VectorXd::Zero(n), mZ.row(i).transpose(),
+                              fullVectorBits(n));
 
         if (mAccountant) {
             mAccountant->advance(mKappa);

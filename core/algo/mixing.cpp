@@ -96,18 +96,24 @@ std::uint64_t Broadcast::send(const Eigen::Ref<const Eigen::MatrixXd> &clean,
             mSent.row(i) = mCompressed.transpose();
         }
         bits += messageBits;
-        if (record) {
-            Message m;
-            m.sender = static_cast<int>(i);
-            m.channel = mName;
-            m.clean = clean.row(i).transpose();
-            m.noise = noiseRow.transpose();
-            m.sent = mSent.row(i).transpose();
-            m.bits = messageBits;
-            record->push_back(std::move(m));
-        }
+        if (record)
+            recordMessage(*record, static_cast<int>(i), mName, clean.row(i).transpose(), noiseRow.transpose(),
+                          mSent.row(i).transpose(), messageBits);
     }
     return bits;
+}
+
+void recordMessage(std::vector<Message> &record, int sender, const std::string &channel, Eigen::VectorXd clean,
+                   Eigen::VectorXd noise, Eigen::VectorXd sent, std::uint64_t bits)
+{
+    Message m;
+    m.sender = sender;
+    m.channel = channel;
+    m.clean = std::move(clean);
+    m.noise = std::move(noise);
+    m.sent = std::move(sent);
+    m.bits = bits;
+    record.push_back(std::move(m));
 }
 
 } // namespace dplab
