@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Pieces shared by paper 001's PGTC (pgtc.cpp) and PPDC (ppdc.cpp): the geometrically decaying
-// Laplace noise s_i q_i^k, the privacy parameter specs, the accountant set-up and the warnings.
-// Private to core/algo.
+// Laplace noise s_i q_i^k, the privacy parameter specs, the accountant set-up, the warnings and
+// the base class with what Algorithms 1 and 2 set up alike (steps 5–7 for x). Private to
+// core/algo.
 //
 // Threading: owned by one algorithm instance; not thread-safe.
 #pragma once
