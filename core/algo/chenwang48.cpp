@@ -14,24 +14,23 @@ namespace dplab {
 
 AlgorithmDescriptor describeChenWang48()
 {
-    auto d = algorithmDescriptor(
-        "chen-wang-48", "[48] LDP online consensus (reconstructed)",
-        "Z. Chen and Y. Wang, Locally differentially private distributed online learning with "
-        "guaranteed optimality, IEEE TAC 2025 (ref. [48] of paper 000) — reconstructed from paper "
-        "000's description, not from the original paper",
-        "Reconstructed from paper 000's description, not from the original paper. Each learner "
-        "shares θ_i plus Laplace noise and moves θ_i ← θ_i + γ_t Σ_j W_ij((θ_j + ϑ_j) − θ_i) − "
-        "λ_t ∇f_{t,i}(θ_i): a weakening factor γ_t = (t+1)^(−0.7) (paper 000's value) damps the "
-        "noisy coupling so the noise averages out, at the price of slower consensus. Privacy: "
-        "local DP per learner with event-level adjacency; the derived sensitivity decays like "
-        "λ_t/(γ_t (t+1)), so ε stays finite when the step decays faster than the weakening factor.",
-        GraphKind::Undirected, WeightNeeds::Doubly,
-        [] { return weakened::create(weakened::Variant::ChenWang48); });
-    d.params = weakened::params(0.9, 0.7,
-                                "γ_t multiplies the neighbour coupling only; paper 000 uses (t+1)^(−0.7) "
-                                "'in line with the guidelines in [48]'.");
-    d.privacyParams = weakened::privacyParams(weakened::Variant::ChenWang48);
-    return d;
+    return weakened::describe({
+        .variant = weakened::Variant::ChenWang48,
+        .id = "chen-wang-48",
+        .name = "[48] LDP online consensus (reconstructed)",
+        .reference = "Z. Chen and Y. Wang, Locally differentially private distributed online learning "
+                     "with guaranteed optimality, IEEE TAC 2025 (ref. [48] of paper 000)",
+        .summary =
+            "Each learner shares θ_i plus Laplace noise and moves θ_i ← θ_i + γ_t Σ_j W_ij((θ_j + "
+            "ϑ_j) − θ_i) − λ_t ∇f_{t,i}(θ_i): a weakening factor γ_t = (t+1)^(−0.7) (paper 000's "
+            "value) damps the noisy coupling so the noise averages out, at the price of slower "
+            "consensus. Privacy: local DP per learner with event-level adjacency; the derived "
+            "sensitivity decays like λ_t/(γ_t (t+1)), so ε stays finite when the step decays faster "
+            "than the weakening factor.",
+        .stepExponent = 0.9,
+        .weakeningExponent = 0.7,
+        .weakeningHelp = "γ_t multiplies the neighbour coupling only; paper 000 uses (t+1)^(−0.7) "
+                         "'in line with the guidelines in [48]'."});
 }
 
 } // namespace dplab

@@ -3,6 +3,15 @@
 
 namespace dplab {
 
+const Eigen::MatrixXd *namedState(const std::string &name,
+                                  std::initializer_list<std::pair<const char *, const Eigen::MatrixXd *>> states)
+{
+    for (const auto &[key, matrix] : states)
+        if (name == key)
+            return matrix;
+    return nullptr;
+}
+
 AlgorithmDescriptor algorithmDescriptor(std::string id, std::string name, std::string reference,
                                         std::string explanation, GraphKind graphs,
                                         WeightNeeds weights,

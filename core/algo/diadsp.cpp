@@ -53,37 +53,26 @@ public:
         mNoiseY = paramSchedule(ctx.privacy, "noise_y");
         if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
             return s;
-        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
-
         DiaDspPrivacySetup setup{mStep, mNoiseX, mNoiseY, gradientSensitivity(d, mBound.bound())};
         std::vector<std::string> notes;
-        if (target) {
-            if (Status s = mBound.canCalibrate(ctx.horizon); !s)
-                return s;
-            if (!(mNoiseY.a() > 0))
-                return Error::invalid("privacy.noise_y", "must be > 0: it gives the shape that "
-                                                         "the target ε rescales");
-            if (!(mNoiseX.a() > 0) && ctx.horizon > 1)
-                return Error::invalid("privacy.noise_x", "must be > 0: it gives the shape that "
-                                                         "the target ε rescales");
-            const double factor = diadspCalibrationFactor(setup, ctx.horizon - 1, *target);
-            if (!std::isfinite(factor))
-                return Error::invalid("privacy.noise_x", "reaches zero: no scale gives a finite ε");
-            mNoiseX = dp::scaledSchedule(mNoiseX, factor);
-            mNoiseY = dp::scaledSchedule(mNoiseY, factor);
-            setup.noiseX = mNoiseX;
-            setup.noiseY = mNoiseY;
-            notes.push_back("calibrated: s_x(k) = " + mNoiseX.toString() + ", s_y(k) = "
-                            + mNoiseY.toString() + " give ε = " + formatNumber(*target) + " after "
-                            + std::to_string(ctx.horizon) + " iterations");
+        if (const std::optional<double> target = dp::epsilonTarget(ctx.privacy)) {
+            // s_x first enters at round 1 (Δx_0 = 0): a one-iteration run needs no x shape.
+            const Result<double> factor = dp::roundSumFactor(
+                setup, mBound, ctx.horizon, *target,
+                {{.scale = mNoiseY.a(), .field = "privacy.noise_y"},
+                 {.scale = mNoiseX.a(), .field = "privacy.noise_x", .needed = ctx.horizon > 1}});
+            if (!factor)
+                return factor.error();
+            mNoiseX = setup.noiseX = dp::scaledSchedule(mNoiseX, *factor);
+            mNoiseY = setup.noiseY = dp::scaledSchedule(mNoiseY, *factor);
+            notes.push_back(dp::calibrationNote("s_x(k) = " + mNoiseX.toString() + ", s_y(k) = "
+                                                    + mNoiseY.toString() + " give ε",
+                                                *target, ctx.horizon));
         }
-        mAccountant.reset();
-        const bool noisy = mNoiseX.a() > 0 || mNoiseY.a() > 0;
-        if (noisy && mBound.bound() > 0)
-            mAccountant = std::make_unique<DiaDspAccountant>(n, setup, notes);
-        else if (noisy)
-            mWarnings.push_back("privacy.gradient_bound is 0: no ε is accounted (the "
-                                "sensitivity needs ‖∇f_i‖₂ ≤ C)");
+        mAccountant = dp::accountantIfBounded(
+            mNoiseX.a() > 0 || mNoiseY.a() > 0, mBound,
+            "no ε is accounted (the sensitivity needs ‖∇f_i‖₂ ≤ C)", mWarnings,
+            [&] { return std::make_unique<DiaDspAccountant>(n, setup, notes); });
         if (ctx.W.size() > 0 && ctx.W.isApprox(ctx.W.transpose(), 1e-12)) {
             Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(ctx.W, Eigen::EigenvaluesOnly);
             if (Status s = checkDecomposed(ErrorCode::Internal, "", "weights W",

@@ -146,4 +146,19 @@ Schedule scaledSchedule(const Schedule &s, double c)
     return s;
 }
 
+Status requireNoiseShapes(std::initializer_list<NoiseShape> shapes)
+{
+    for (const NoiseShape &shape : shapes)
+        if (shape.needed && !(shape.scale > 0))
+            return Error::invalid(shape.field, std::string("must be > 0: it gives the shape ")
+                                                   + shape.symbol + "that the target ε rescales");
+    return {};
+}
+
+std::string calibrationNote(const std::string &scalesGive, double target, long long horizon)
+{
+    return "calibrated: " + scalesGive + " = " + formatNumber(target) + " after "
+           + std::to_string(horizon) + " iterations";
+}
+
 } // namespace dplab::dp

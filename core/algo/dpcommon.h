@@ -11,9 +11,12 @@
 #include "dplab/problem/problem.h"
 #include "dplab/common/schedule.h"
 #include "dplab/common/result.h"
+#include "dplab/privacy/roundsumaccountant.h"
 
 #include <Eigen/Core>
 
+#include <cmath>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +74,52 @@ double offDiagonalSpectralRadius(const Eigen::MatrixXd &w);
 
 /** The schedule c·s_k (same kind and shape, scale multiplied by c). */
 Schedule scaledSchedule(const Schedule &s, double c);
+
+/** A noise scale that gives the shape a target ε rescales: it must be > 0 when `needed`. */
+struct NoiseShape {
+    double scale = 0.0;
+    const char *field = "";  ///< "privacy.noise_x"
+    const char *symbol = ""; ///< what the error calls the shape, "M_k " (or nothing)
+    bool needed = true;
+};
+
+/** Fails naming the field of the first needed shape whose scale is not > 0. */
+Status requireNoiseShapes(std::initializer_list<NoiseShape> shapes);
+
+/** The factor c that makes the ε of a round-sum set-up (DiaDSP, DPOP) after `horizon` iterations
+ *  (the rounds 0..T−1) equal `target`. Fails naming the field unless a target can be reached:
+ *  C > 0 and a horizon (GradientBound::canCalibrate), every needed shape > 0, and a finite c
+ *  (privacy.noise_x when the noise reaches zero). */
+template <class Setup>
+Result<double> roundSumFactor(const Setup &setup, const GradientBound &bound, long long horizon,
+                              double target, std::initializer_list<NoiseShape> shapes)
+{
+    if (Status s = bound.canCalibrate(horizon); !s)
+        return s.error();
+    if (Status s = requireNoiseShapes(shapes); !s)
+        return s.error();
+    const double factor = roundSumCalibrationFactor(setup, horizon - 1, target);
+    if (!std::isfinite(factor))
+        return Error::invalid("privacy.noise_x", "reaches zero: no scale gives a finite ε");
+    return factor;
+}
+
+/** The note of a calibrated run: "calibrated: <scalesGive> = <target> after <horizon>
+ *  iterations", e.g. scalesGive = "noise M_k = 0.5·0.99^k gives ε". */
+std::string calibrationNote(const std::string &scalesGive, double target, long long horizon);
+
+/** The accountant of a run: make() when the noise is on and C is known; null otherwise, and a
+ *  noisy run without C gets the warning "privacy.gradient_bound is 0: <unaccounted>". */
+template <class Make>
+auto accountantIfBounded(bool noisy, const GradientBound &bound, const std::string &unaccounted,
+                         std::vector<std::string> &warnings, Make make) -> decltype(make())
+{
+    if (noisy && bound.bound() > 0)
+        return make();
+    if (noisy)
+        warnings.push_back("privacy.gradient_bound is 0: " + unaccounted);
+    return nullptr;
+}
 
 
 } // namespace dplab::dp

@@ -11,8 +11,8 @@
 // Provenance of this rule: paper 003 gives no DPOP update rule. Its text says only that DPOP is
 // static-consensus based, that "to achieve rigorous ε-differential privacy, [21] requires the
 // stepsize to decay geometrically", and that [21] defines DP on internal states (Remark 2). The
-// rule above is the paper-003 spec's reconstruction, marked UNVERIFIED there (recalled from
-// [21]; [21]'s text is not available here). Choices made: the own term is the noisy broadcast
+// rule above is a reconstruction of [21], recalled and UNVERIFIED ([21]'s text is not available
+// here; docs/paper003.md, "The update", says so too). Choices made: the own term is the noisy broadcast
 // value (this is what makes v_i(k) a function of the observations and the sensitivity
 // γ_k·2√r C of the accountant hold); the gradient is taken at v_i(k); the projection is an
 // optional box.
@@ -49,32 +49,23 @@ public:
         mNoise = paramSchedule(ctx.privacy, "noise_x");
         if (Status s = mBound.reset(ctx.privacy, ctx.problem.get()); !s)
             return s;
-        const std::optional<double> target = dp::epsilonTarget(ctx.privacy);
-
         DpopPrivacySetup setup{mStep, mNoise, gradientSensitivity(d, mBound.bound())};
         std::vector<std::string> notes;
-        if (target) {
-            if (Status s = mBound.canCalibrate(ctx.horizon); !s)
-                return s;
-            if (!(mNoise.a() > 0))
-                return Error::invalid("privacy.noise_x", "must be > 0: it gives the shape M_k "
-                                                         "that the target ε rescales");
-            const double factor = dpopCalibrationFactor(setup, ctx.horizon - 1, *target);
-            if (!std::isfinite(factor))
-                return Error::invalid("privacy.noise_x", "reaches zero: no scale gives a finite ε");
-            mNoise = dp::scaledSchedule(mNoise, factor);
-            setup.noise = mNoise;
-            notes.push_back("calibrated: noise M_k = " + mNoise.toString() + " gives ε = "
-                            + formatNumber(*target) + " after " + std::to_string(ctx.horizon)
-                            + " iterations");
+        if (const std::optional<double> target = dp::epsilonTarget(ctx.privacy)) {
+            const Result<double> factor = dp::roundSumFactor(
+                setup, mBound, ctx.horizon, *target,
+                {{.scale = mNoise.a(), .field = "privacy.noise_x", .symbol = "M_k "}});
+            if (!factor)
+                return factor.error();
+            mNoise = setup.noise = dp::scaledSchedule(mNoise, *factor);
+            notes.push_back(dp::calibrationNote("noise M_k = " + mNoise.toString() + " gives ε",
+                                                *target, ctx.horizon));
         }
-        mAccountant.reset();
         const bool noisy = mNoise.a() > 0;
-        if (noisy && mBound.bound() > 0)
-            mAccountant = std::make_unique<DpopAccountant>(n, setup, notes);
-        else if (noisy)
-            mWarnings.push_back("privacy.gradient_bound is 0: no ε is accounted (the sensitivity "
-                                "2√r C γ_k needs ‖∇f_i‖₂ ≤ C)");
+        mAccountant = dp::accountantIfBounded(
+            noisy, mBound,
+            "no ε is accounted (the sensitivity 2√r C γ_k needs ‖∇f_i‖₂ ≤ C)", mWarnings,
+            [&] { return std::make_unique<DpopAccountant>(n, setup, notes); });
         if (noisy && (mStep.kind() != Schedule::Kind::Geometric
                       || mNoise.kind() != Schedule::Kind::Geometric || !(mStep.q() < mNoise.q())
                       || !(mNoise.q() < 1)))
@@ -111,11 +102,8 @@ public:
     }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "v") // the mixed noisy point of the last step
-            return &mV;
-        if (name == "gradient")
-            return &mGrad;
-        return nullptr;
+        // v: the mixed noisy point of the last step.
+        return namedState(name, {{"v", &mV}, {"gradient", &mGrad}});
     }
 
 private:

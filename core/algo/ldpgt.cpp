@@ -117,18 +117,10 @@ public:
         // 8: z(t+1) = R z(t), sent in full precision without noise (m values per agent).
         mRowMixer.apply(mZ, mNextZ);
         mBits += static_cast<std::uint64_t>(n) * fullVectorBits(n);
-        if (record) {
-            for (int i = 0; i < n; ++i) {
-                Message m;
-                m.sender = i;
-                m.channel = "z";
-                m.clean = mZ.row(i).transpose();
-                m.noise = Eigen::VectorXd::Zero(n);
-                m.sent = m.clean;
-                m.bits = fullVectorBits(n);
-                record->push_back(std::move(m));
-            }
-        }
+        if (record)
+            for (int i = 0; i < n; ++i)
+                recordMessage(*record, i, "z", mZ.row(i).transpose(), Eigen::VectorXd::Zero(n), mZ.row(i).transpose(),
+                              fullVectorBits(n));
 
         if (mAccountant) {
             mAccountant->advance(mKappa);
@@ -144,19 +136,13 @@ public:
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "s")
-            return &mS;
-        if (name == "z")
-            return &mZ;
-        if (name == "gradient")
-            return &mGrad; // g(t) of the last step
-        if (name == "noise_scale")
-            return &mNoiseBase;
-        if (mAccountant && name == "epsilon_finite_t")
-            return &mEpsFinite;
-        if (mAccountant && name == "epsilon_iterated")
-            return &mEpsIterated;
-        return nullptr;
+        const bool accounted = mAccountant != nullptr;
+        return namedState(name, {{"s", &mS},
+                                 {"z", &mZ},
+                                 {"gradient", &mGrad}, // g(t) of the last step
+                                 {"noise_scale", &mNoiseBase},
+                                 {"epsilon_finite_t", accounted ? &mEpsFinite : nullptr},
+                                 {"epsilon_iterated", accounted ? &mEpsIterated : nullptr}});
     }
 
 private:

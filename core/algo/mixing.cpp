@@ -120,17 +120,23 @@ std::uint64_t Broadcast::sendOne(int i, std::uint64_t t, const Eigen::Ref<const 
         messageBits = mCompressor->compress(row, compressed, mCompressorRng[i]);
         mSent.row(i) = compressed.transpose();
     }
-    if (record) {
-        Message m;
-        m.sender = i;
-        m.channel = mName;
-        m.clean = clean.row(i).transpose();
-        m.noise = noiseRow.transpose();
-        m.sent = mSent.row(i).transpose();
-        m.bits = messageBits;
-        record->push_back(std::move(m));
-    }
+    if (record)
+        recordMessage(*record, i, mName, clean.row(i).transpose(), noiseRow.transpose(), mSent.row(i).transpose(),
+                      messageBits);
     return messageBits;
+}
+
+void recordMessage(std::vector<Message> &record, int sender, const std::string &channel, Eigen::VectorXd clean,
+                   Eigen::VectorXd noise, Eigen::VectorXd sent, std::uint64_t bits)
+{
+    Message m;
+    m.sender = sender;
+    m.channel = channel;
+    m.clean = std::move(clean);
+    m.noise = std::move(noise);
+    m.sent = std::move(sent);
+    m.bits = bits;
+    record.push_back(std::move(m));
 }
 
 } // namespace dplab

@@ -297,4 +297,45 @@ void checkDecay(const Eigen::VectorXd &q, std::vector<std::string> &warnings)
                            "noise grows without bound");
 }
 
+Status CompressedPrivateAlgorithm::startShared(const RunContext &ctx, Paper001Method method,
+                                               RngPurpose secondPurpose, GeometricNoise &second)
+{
+    const int n = ctx.agents();
+    const int d = ctx.dimension();
+    mMethod = method;
+    mEta = paramReal(ctx.params, "stepsize");
+    mGamma = paramReal(ctx.params, "gamma");
+    mAlphaX = paramReal(ctx.params, "alpha_x");
+    mFeedback = paramBool(ctx.params, "error_feedback");
+
+    mLaplacian = OffDiagonalLaplacian(ctx.W);
+
+    mDecay = paramPerAgent(ctx.privacy, "q", n);
+    mScaleX = paramPerAgent(ctx.privacy, "s_x", n);
+    mScale2 = paramPerAgent(ctx.privacy, method == Paper001Method::Pgtc ? "s_y" : "s_v", n);
+    if (Status s = calibrate(ctx, method, mEta, mOmega, mScaleX, mScale2); !s)
+        return s;
+    mNoiseX = GeometricNoise(ctx.noise, RngPurpose::DecisionNoise, mScaleX, mDecay, d);
+    second = GeometricNoise(ctx.noise, secondPurpose, mScale2, mDecay, d);
+    mCompressorRng = compressorStreams(ctx.noise, n);
+    mChannelX = ReferenceChannel("x", n, d, ctx.compressor, mAlphaX, mFeedback);
+
+    mX = ctx.x0;
+    mXa.resize(n, d);
+    mGrad.resize(n, d);
+    return {};
+}
+
+void CompressedPrivateAlgorithm::finishShared(const RunContext &ctx, std::initializer_list<ChannelStep> moreSteps,
+                                              const std::optional<std::string> &ownWarning)
+{
+    checkAlpha(ctx, mAlphaX, "α_x", mWarnings);
+    for (const ChannelStep &step : moreSteps)
+        checkAlpha(ctx, step.alpha, step.symbol, mWarnings);
+    checkDecay(mDecay, mWarnings);
+    if (ownWarning)
+        mWarnings.push_back(*ownWarning);
+    mAccountant = makeAccountant(ctx, mMethod, mEta, mOmega, mScaleX, mScale2, mWarnings);
+}
+
 } // namespace dplab::paper001

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // Pieces shared by paper 001's PGTC (pgtc.cpp) and PPDC (ppdc.cpp): the geometrically decaying
-// Laplace noise s_i q_i^k, the privacy parameter specs, the accountant set-up and the warnings.
-// Private to core/algo.
+// Laplace noise s_i q_i^k, the privacy parameter specs, the accountant set-up, the warnings and
+// the base class with what Algorithms 1 and 2 set up alike (steps 5–7 for x). Private to
+// core/algo.
 //
 // Threading: owned by one algorithm instance; not thread-safe.
 #pragma once
@@ -14,7 +15,9 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -114,5 +117,45 @@ void checkAlpha(const RunContext &ctx, double alpha, const std::string &symbol, 
 
 /** Warns when some q_i ≥ 1 (the paper needs 0 < q_i < 1). */
 void checkDecay(const Eigen::VectorXd &q, std::vector<std::string> &warnings);
+
+/** A reference step α of a channel and the symbol the warnings call it ("α_x"). */
+struct ChannelStep {
+    double alpha = 0.0;
+    const char *symbol = "";
+};
+
+/** What Algorithms 1 (PGTC) and 2 (PPDC) share, steps 5–7 for x: the step η, the consensus weight
+ *  γ, the Laplacian of W, the noise ξ_x on x and a second noise (ξ_y of PGTC, ξ_v of PPDC) with
+ *  their scales s_x q^k, the compressor streams and the compressed channel of x. Each algorithm
+ *  adds its own variables and writes its update in iterate(). */
+class CompressedPrivateAlgorithm : public AccountedAlgorithm<Paper001Accountant>
+{
+protected:
+    /** Reads η ("stepsize"), γ ("gamma"), α_x ("alpha_x") and "error_feedback"; builds L; draws ξ_x
+     *  (DecisionNoise) and `second` (`secondPurpose`) with s_x and the second scale calibrated to
+     *  privacy.epsilon when set (PPDC sets mOmega first); one compressor stream per agent; the x
+     *  channel; x = x0, x^a and ∇f sized n×d. */
+    Status startShared(const RunContext &ctx, Paper001Method method, RngPurpose secondPurpose,
+                       GeometricNoise &second);
+    /** The warnings on α_x and each further channel's α (`moreSteps`, in order) and on q, then the
+     *  method's own (`ownWarning`, if any), then the accountant of the run (or why there is none). */
+    void finishShared(const RunContext &ctx, std::initializer_list<ChannelStep> moreSteps,
+                      const std::optional<std::string> &ownWarning = std::nullopt);
+
+    double mEta = 0.1;
+    double mGamma = 0.2;
+    double mOmega = 1.0; ///< ω of PPDC's (31)–(32); 1 for PGTC, whose bounds have no ω
+    bool mFeedback = false; ///< error feedback on every compressed channel (not in paper 001)
+    OffDiagonalLaplacian mLaplacian;
+    GeometricNoise mNoiseX;
+    std::vector<Rng> mCompressorRng;
+    ReferenceChannel mChannelX;
+    Eigen::MatrixXd mX, mXa, mGrad;
+
+private:
+    Paper001Method mMethod = Paper001Method::Pgtc;
+    double mAlphaX = 0.5;
+    Eigen::VectorXd mDecay, mScaleX, mScale2; ///< q, s_x and the second scale, as calibrated
+};
 
 } // namespace dplab::paper001

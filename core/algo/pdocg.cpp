@@ -13,19 +13,15 @@ namespace dplab {
 AlgorithmDescriptor describePdOcg()
 {
     using namespace privateonline;
-    auto d = algorithmDescriptor(
-        "pd-ocg", "PD-OCG (private decentralized online conditional gradient)",
-        "X. Wang, W. Yang, C. Yao, M. Song, Y. Wan, Revisiting Differentially Private Algorithms "
-        "for Decentralized Online Learning, ICML 2025 (PMLR 267), Algorithm 3",
+    auto d = describeBlockedLearner(
+        Variant::Ocg, "pd-ocg", "PD-OCG (private decentralized online conditional gradient)", "Algorithm 3",
         "Projection-free PD-FTGL: blocks of L = √T rounds; in the first L' rounds of block z the "
         "learners gossip the previous block's sums (L' of eq. (10)); the gossiped sums go into "
         "per-learner private trees as in PD-FTGL; during block z each learner runs one Frank–Wolfe "
         "step per round (linear minimization over K + exact line search) on F_{z,i}(x) = "
         "⟨ẑ_i(z−1), x⟩ + (α(z−2)L+2h)/2‖x‖², warm-started at its current decision, and plays the "
         "result in block z+1. x_i(1) = x_i(2) = x_i(3) = 0. (ε, 0)-DP over all T rounds; regret "
-        "Õ(n(T^{3/4} + ε^{−1}T^{1/4})) (convex), Õ(n(T^{2/3} + ε^{−1})) (strongly convex).",
-        GraphKind::Undirected, WeightNeeds::Doubly,
-        [] { return std::make_unique<BlockedPrivateLearner>(Variant::Ocg); });
+        "Õ(n(T^{3/4} + ε^{−1}T^{1/4})) (convex), Õ(n(T^{2/3} + ε^{−1})) (strongly convex).");
     auto block = intParam("block", "Block size L", 0, 0, 100000000,
                           "Rounds per block = Frank–Wolfe steps per block. 0 = √T rounded "
                           "(T^{2/3} ln^{−2/3} T when α > 0; Corollaries 3.10 / 3.11).");
@@ -38,7 +34,6 @@ AlgorithmDescriptor describePdOcg()
                                          "√(15LTG/R) is a typo) or αL (α > 0).");
     d.params = {block,          gossip,         hScale,       alphaParam(),    clipBoundParam(),
                 lipschitzParam(), thetaParam(), constraintParam(), radiusParam()};
-    describeCommon(d);
     d.theory.push_back(powerRate("regret", 0.75, "O(T^(3/4))", "paper 002, Corollary 3.10 (convex)"));
     return d;
 }

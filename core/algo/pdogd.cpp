@@ -97,9 +97,7 @@ public:
     const Eigen::MatrixXd &decisions() const override { return mX; }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "mixed")
-            return &mMixed;
-        return nullptr;
+        return namedState(name, {{"mixed", &mMixed}});
     }
 
 private:

@@ -32,48 +32,28 @@ namespace dplab {
 
 namespace {
 
-class Pgtc final : public AccountedAlgorithm<Paper001Accountant>
+class Pgtc final : public paper001::CompressedPrivateAlgorithm
 {
 public:
     Status start(const RunContext &ctx) override
     {
         const int n = ctx.agents();
         const int d = ctx.dimension();
-        mEta = paramReal(ctx.params, "stepsize");
-        mGamma = paramReal(ctx.params, "gamma");
-        const double alphaX = paramReal(ctx.params, "alpha_x");
-        const double alphaY = paramReal(ctx.params, "alpha_y");
-        const bool feedback = paramBool(ctx.params, "error_feedback");
-
-        mLaplacian = paper001::OffDiagonalLaplacian(ctx.W);
-
-        const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
-        Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
-        Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, "s_y", n);
-        if (Status s = paper001::calibrate(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2); !s)
+        // 5–7 for x, and ξ_y ~ Lap_d(s_{ξy_i} q_i^k).
+        if (Status s = startShared(ctx, Paper001Method::Pgtc, RngPurpose::TrackerNoise, mNoiseY); !s)
             return s;
-        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::DecisionNoise, sx, q, d);
-        mNoiseY = paper001::GeometricNoise(ctx.noise, RngPurpose::TrackerNoise, s2, q, d);
-        mCompressorRng = paper001::compressorStreams(ctx.noise, n);
-        mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
-        mChannelY = ReferenceChannel("y", n, d, ctx.compressor, alphaY, feedback);
+        const double alphaY = paramReal(ctx.params, "alpha_y");
+        mChannelY = ReferenceChannel("y", n, d, ctx.compressor, alphaY, mFeedback);
 
-        mX = ctx.x0;
-        mGrad.resize(n, d);
         mProblem->gradients(mX, mGrad, 0);
         mY = mGrad;
-        mXa.resize(n, d);
         mYa.resize(n, d);
         mMinusLapHat.resize(n, d);
         mNextGrad.resize(n, d);
 
         if (mGamma > 1.0)
             mWarnings.push_back("γ > 1: Lemma 3 takes γ ∈ (0, 1] (W_γ = (1 − γ)I + γW)");
-        paper001::checkAlpha(ctx, alphaX, "α_x", mWarnings);
-        paper001::checkAlpha(ctx, alphaY, "α_y", mWarnings);
-        paper001::checkDecay(q, mWarnings);
-        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Pgtc, mEta, 1.0, sx, s2, mWarnings);
-
+        finishShared(ctx, {{alphaY, "α_y"}});
         return {};
     }
 
@@ -103,23 +83,17 @@ public:
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "y")
-            return &mY;
-        if (name == "gradient")
-            return &mGrad;
+        if (const auto *own = namedState(name, {{"y", &mY}, {"gradient", &mGrad}}))
+            return own;
         if (const auto *x = paper001::channelState(name, "x", mChannelX, mNoiseX))
             return x;
         return paper001::channelState(name, "y", mChannelY, mNoiseY);
     }
 
 private:
-    double mEta = 0.1;
-    double mGamma = 0.2;
-    paper001::OffDiagonalLaplacian mLaplacian;
-    paper001::GeometricNoise mNoiseX, mNoiseY;
-    std::vector<Rng> mCompressorRng;
-    ReferenceChannel mChannelX, mChannelY;
-    Eigen::MatrixXd mX, mY, mGrad, mXa, mYa, mNextGrad;
+    paper001::GeometricNoise mNoiseY;
+    ReferenceChannel mChannelY;
+    Eigen::MatrixXd mY, mYa, mNextGrad;
     Eigen::MatrixXd mMinusLapHat; ///< −L x̂, then −L ŷ: row i is Σ_j w_ij (x̂_j − x̂_i)
 };
 

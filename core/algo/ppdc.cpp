@@ -28,43 +28,20 @@ namespace dplab {
 
 namespace {
 
-class Ppdc final : public AccountedAlgorithm<Paper001Accountant>
+class Ppdc final : public paper001::CompressedPrivateAlgorithm
 {
 public:
     Status start(const RunContext &ctx) override
     {
-        const int n = ctx.agents();
-        const int d = ctx.dimension();
-        mEta = paramReal(ctx.params, "stepsize");
-        mGamma = paramReal(ctx.params, "gamma");
         mOmega = paramReal(ctx.params, "omega");
-        const double alphaX = paramReal(ctx.params, "alpha_x");
-        const bool feedback = paramBool(ctx.params, "error_feedback");
-
-        mLaplacian = paper001::OffDiagonalLaplacian(ctx.W);
-
-        const Eigen::VectorXd q = paramPerAgent(ctx.privacy, "q", n);
-        Eigen::VectorXd sx = paramPerAgent(ctx.privacy, "s_x", n);
-        Eigen::VectorXd s2 = paramPerAgent(ctx.privacy, "s_v", n);
-        if (Status s = paper001::calibrate(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2); !s)
+        // 5–7 for x, and ξ_v ~ Lap_d(s_{ξv_i} q_i^k).
+        if (Status s = startShared(ctx, Paper001Method::Ppdc, RngPurpose::DualNoise, mNoiseV); !s)
             return s;
-        mNoiseX = paper001::GeometricNoise(ctx.noise, RngPurpose::DecisionNoise, sx, q, d);
-        mNoiseV = paper001::GeometricNoise(ctx.noise, RngPurpose::DualNoise, s2, q, d);
-        mCompressorRng = paper001::compressorStreams(ctx.noise, n);
-        mChannelX = ReferenceChannel("x", n, d, ctx.compressor, alphaX, feedback);
-
-        mX = ctx.x0;
-        mV = Eigen::MatrixXd::Zero(n, d);
-        mGrad.resize(n, d);
-        mXa.resize(n, d);
-        mLapXHat.resize(n, d);
-
-        paper001::checkAlpha(ctx, alphaX, "α_x", mWarnings);
-        paper001::checkDecay(q, mWarnings);
-        if (mOmega <= 1.0)
-            mWarnings.push_back("ω ≤ 1: Theorems 4/5 need ω > ζ̃_2 > 1 (Remark 6)");
-        mAccountant = paper001::makeAccountant(ctx, Paper001Method::Ppdc, mEta, mOmega, sx, s2, mWarnings);
-
+        mV = Eigen::MatrixXd::Zero(ctx.agents(), ctx.dimension());
+        mLapXHat.resize(ctx.agents(), ctx.dimension());
+        finishShared(ctx, {},
+                     mOmega <= 1.0 ? std::optional<std::string>("ω ≤ 1: Theorems 4/5 need ω > ζ̃_2 > 1 (Remark 6)")
+                                   : std::nullopt);
         return {};
     }
 
@@ -89,24 +66,15 @@ public:
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "v")
-            return &mV;
-        if (name == "gradient")
-            return &mGrad; // ∇f at the previous iterate x_{k−1} (the one the last step used)
-        if (name == "noise_v")
-            return &mNoiseV.noise();
+        // gradient: ∇f at the previous iterate x_{k−1} (the one the last step used).
+        if (const auto *own = namedState(name, {{"v", &mV}, {"gradient", &mGrad}, {"noise_v", &mNoiseV.noise()}}))
+            return own;
         return paper001::channelState(name, "x", mChannelX, mNoiseX);
     }
 
 private:
-    double mEta = 0.015;
-    double mGamma = 45;
-    double mOmega = 5;
-    paper001::OffDiagonalLaplacian mLaplacian;
-    paper001::GeometricNoise mNoiseX, mNoiseV;
-    std::vector<Rng> mCompressorRng;
-    ReferenceChannel mChannelX;
-    Eigen::MatrixXd mX, mV, mGrad, mXa;
+    paper001::GeometricNoise mNoiseV;
+    Eigen::MatrixXd mV;
     Eigen::MatrixXd mLapXHat; ///< +L x̂: row i is Σ_{j≠i} w_ij (x̂_i − x̂_j)
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "algo/privateonline.h"
 #include "algo/clipping.h"
+#include "dplab/algo/builtin.h"
 #include "dplab/common/decomposition.h"
 #include "dplab/common/formatnumber.h"
 
@@ -384,26 +385,27 @@ void BlockedPrivateLearner::endOfBlock(long long z)
 
 const Eigen::MatrixXd *BlockedPrivateLearner::state(const std::string &name) const
 {
-    if (name == "zhat")
-        return &mZhat;
-    if (name == "leaf")
-        return &mLeaf;
-    if (name == "block_sum")
-        return &mBlockSum;
-    if (name == "gossip")
-        return &mGossip.current();
-    if (name == "cg")
-        return &mY;
-    if (name == "counters")
-        return &mCounters;
-    return nullptr;
+    return namedState(name, {{"zhat", &mZhat},
+                             {"leaf", &mLeaf},
+                             {"block_sum", &mBlockSum},
+                             {"gossip", &mGossip.current()},
+                             {"cg", &mY},
+                             {"counters", &mCounters}});
 }
 
-void describeCommon(AlgorithmDescriptor &d)
+AlgorithmDescriptor describeBlockedLearner(Variant variant, const std::string &id, const std::string &name,
+                                           const std::string &algorithm, const std::string &summary)
 {
+    auto d = algorithmDescriptor(
+        id, name,
+        "X. Wang, W. Yang, C. Yao, M. Song, Y. Wan, Revisiting Differentially Private Algorithms "
+        "for Decentralized Online Learning, ICML 2025 (PMLR 267), " + algorithm,
+        summary, GraphKind::Undirected, WeightNeeds::Doubly,
+        [variant] { return std::make_unique<BlockedPrivateLearner>(variant); });
     d.acceptsCompressor = false;
     d.needsOnline = true;
     d.privacyParams = {epsilonParam(), noiseParam()};
+    return d;
 }
 
 } // namespace dplab::privateonline

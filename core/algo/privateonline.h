@@ -119,7 +119,10 @@ private:
     long long mBlocksDone = 0, mGossipDone = 0, mProjections = 0, mLinearMinimizations = 0;
 };
 
-/** Fills the descriptor fields pd-ftgl and pd-ocg share. */
-void describeCommon(AlgorithmDescriptor &d);
+/** The descriptor of paper 002's learner `variant`, `algorithm` of the paper ("Algorithm 1"), with
+ *  the fields pd-ftgl and pd-ocg share: the paper's reference, an undirected graph with a doubly
+ *  stochastic W, an online problem, no compressor, the privacy parameters ε and noise. */
+AlgorithmDescriptor describeBlockedLearner(Variant variant, const std::string &id, const std::string &name,
+                                           const std::string &algorithm, const std::string &summary);
 
 } // namespace dplab::privateonline

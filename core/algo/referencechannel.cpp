@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/algo/referencechannel.h"
+#include "dplab/algo/mixing.h"
 
 #include <cassert>
 
@@ -36,14 +37,11 @@ std::uint64_t ReferenceChannel::send(const Eigen::Ref<const Eigen::MatrixXd> &a,
         mMessage.row(i) = mOut.transpose();
         bits += messageBits;
         if (record) {
-            Message m;
-            m.sender = static_cast<int>(i);
-            m.channel = mName;
-            m.noise = noise ? Eigen::VectorXd(noise->row(i).transpose()) : Eigen::VectorXd::Zero(mDiff.size());
-            m.clean = mDiff - m.noise;
-            m.sent = mOut;
-            m.bits = messageBits;
-            record->push_back(std::move(m));
+            Eigen::VectorXd noiseRow =
+                noise ? Eigen::VectorXd(noise->row(i).transpose()) : Eigen::VectorXd::Zero(mDiff.size());
+            Eigen::VectorXd cleanRow = mDiff - noiseRow;
+            recordMessage(*record, static_cast<int>(i), mName, std::move(cleanRow), std::move(noiseRow), mOut,
+                          messageBits);
         }
     }
     // (14) â = c + m, then (16) c ← (1 − α) c + α â, for every holder at once.

@@ -172,21 +172,18 @@ public:
                                       "reaches a finite ε");
             mNoiseS = factor * setup.noiseS;
             mNoiseX = factor * setup.noiseX;
-            notes.push_back("calibrated: b_η = " + formatNumber(mNoiseS)
-                            + ", b_ξ = " + formatNumber(mNoiseX)
-                            + " give max_i ε_i = " + formatNumber(*target) + " after "
-                            + std::to_string(ctx.horizon) + " iterations (rounds 0.."
-                            + std::to_string(ctx.horizon - 1) + ")");
+            notes.push_back(dp::calibrationNote("b_η = " + formatNumber(mNoiseS) + ", b_ξ = "
+                                                    + formatNumber(mNoiseX) + " give max_i ε_i",
+                                                *target, ctx.horizon)
+                            + " (rounds 0.." + std::to_string(ctx.horizon - 1) + ")");
         }
         setup.noiseS = mNoiseS;
         setup.noiseX = mNoiseX;
-        const bool noisy = mNoiseS > 0 || mNoiseX > 0;
-        mAccountant.reset();
-        if (noisy && mBound.bound() > 0)
-            mAccountant = std::make_unique<Paper003Accountant>(mW.diagonal(), setup, notes);
-        else if (noisy)
-            mWarnings.push_back("privacy.gradient_bound is 0: Assumption 2's C is unknown, so no ε "
-                                "is accounted (Theorem 2 needs ‖∇f_i‖₂ ≤ C)");
+        mAccountant = dp::accountantIfBounded(
+            mNoiseS > 0 || mNoiseX > 0, mBound,
+            "Assumption 2's C is unknown, so no ε is accounted (Theorem 2 needs ‖∇f_i‖₂ ≤ C)",
+            mWarnings,
+            [&] { return std::make_unique<Paper003Accountant>(mW.diagonal(), setup, notes); });
         checkConditions(ctx);
 
         mX = ctx.x0;
@@ -236,15 +233,10 @@ public:
 
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "s")
-            return &mS;
-        if (name == "gradient") // the (clipped) ∇f_i(x_{i,k}) used in the last step
-            return &mGrad;
-        if (name == "noise_s") // β_k η_k of the last step
-            return &mChannelS.noise();
-        if (name == "noise_x") // β_k ξ_k of the last step
-            return &mChannelX.noise();
-        return nullptr;
+        return namedState(name, {{"s", &mS},
+                                 {"gradient", &mGrad},             // the (clipped) ∇f_i(x_{i,k}) of the last step
+                                 {"noise_s", &mChannelS.noise()},  // β_k η_k of the last step
+                                 {"noise_x", &mChannelX.noise()}}); // β_k ξ_k of the last step
     }
 
 private:

@@ -12,6 +12,7 @@
 // Threading: owned by one algorithm instance; not thread-safe. No allocation after reset().
 #pragma once
 
+#include "dplab/algo/builtin.h"
 #include "dplab/algo/mixing.h"
 
 #include <Eigen/Core>
@@ -61,11 +62,7 @@ public:
     /** "y" (the tracker) and "gradient" (∇f at the current x); null for any other name. */
     const Eigen::MatrixXd *state(const std::string &name) const
     {
-        if (name == "y")
-            return &mY;
-        if (name == "gradient")
-            return &mGrad;
-        return nullptr;
+        return namedState(name, {{"y", &mY}, {"gradient", &mGrad}});
     }
 
 private:

@@ -71,11 +71,7 @@ public:
     const Eigen::MatrixXd &decisions() const override { return mTheta; }
     const Eigen::MatrixXd *state(const std::string &name) const override
     {
-        if (name == "gradient")
-            return &mGrad;
-        if (name == "noise_scale")
-            return &mNoiseBase;
-        return nullptr;
+        return namedState(name, {{"gradient", &mGrad}, {"noise_scale", &mNoiseBase}});
     }
 
 private:
@@ -183,13 +179,6 @@ private:
     Eigen::MatrixXd mTheta, mMixed, mGrad;
 };
 
-} // namespace
-
-std::unique_ptr<Algorithm> create(Variant variant)
-{
-    return std::make_unique<WeakenedConsensus>(variant);
-}
-
 std::vector<ParamSpec> params(double stepExponent, double weakeningExponent, const std::string &weakeningHelp)
 {
     auto step = stepsizeParam(1.0, "Step size λ_t = λ_0 (t+1)^(−v) (not reported by paper 000, which tuned it "
@@ -234,6 +223,20 @@ std::vector<ParamSpec> privacyParams(Variant variant)
                                 "sensitivity. 0 = the problem's value.", {.logScale = true}));
     out.push_back(target);
     return out;
+}
+
+} // namespace
+
+AlgorithmDescriptor describe(const Baseline &baseline)
+{
+    const std::string reconstructed = "reconstructed from paper 000's description, not from the original paper";
+    auto d = algorithmDescriptor(baseline.id, baseline.name, baseline.reference + " — " + reconstructed,
+                                 "R" + reconstructed.substr(1) + ". " + baseline.summary,
+                                 GraphKind::Undirected, WeightNeeds::Doubly,
+                                 [variant = baseline.variant] { return std::make_unique<WeakenedConsensus>(variant); });
+    d.params = params(baseline.stepExponent, baseline.weakeningExponent, baseline.weakeningHelp);
+    d.privacyParams = privacyParams(baseline.variant);
+    return d;
 }
 
 } // namespace dplab::weakened

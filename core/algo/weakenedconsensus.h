@@ -14,6 +14,7 @@
 #include "dplab/algo/algorithm.h"
 
 #include <memory>
+#include <string>
 
 namespace dplab::weakened {
 
@@ -22,11 +23,21 @@ enum class Variant {
     WangNedic47  ///< offline centralized DP, one noise scale for the network (ε diverges in T)
 };
 
-std::unique_ptr<Algorithm> create(Variant variant);
+/** What tells the two baselines apart in the registry. */
+struct Baseline {
+    Variant variant = Variant::ChenWang48;
+    std::string id;
+    std::string name;
+    std::string reference; ///< the original paper, before " — reconstructed from paper 000's description, …"
+    std::string summary;   ///< after "Reconstructed from paper 000's description, …. "
+    double stepExponent = 1.0;      ///< v of the default λ_t = (t+1)^(−v)
+    double weakeningExponent = 1.0; ///< u of the default γ_t = (t+1)^(−u)
+    std::string weakeningHelp;      ///< the help of "weakening"
+};
 
-/** The parameter specs both share (defaults differ): stepsize λ_t, weakening γ_t. */
-std::vector<ParamSpec> params(double stepExponent, double weakeningExponent, const std::string &weakeningHelp);
-/** noise_theta, noise_theta_decay, gradient_bound, lipschitz (online only), epsilon. */
-std::vector<ParamSpec> privacyParams(Variant variant);
+/** The baseline's descriptor: both say they are reconstructed, run on an undirected graph with a
+ *  doubly stochastic W and share their parameters (stepsize λ_t, weakening γ_t; noise_theta,
+ *  noise_theta_decay, gradient_bound, lipschitz (online only), epsilon) up to the defaults. */
+AlgorithmDescriptor describe(const Baseline &baseline);
 
 } // namespace dplab::weakened

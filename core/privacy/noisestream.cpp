@@ -204,6 +204,23 @@ bool useAvx2(simd::Isa isa)
     return isa == simd::Isa::Avx2 && simd::cpuHasAvx2();
 }
 
+/** A kernel turning raw words into `size` numbers of the given scale. */
+using Transform = void (*)(const std::uint64_t *raw, double scale, double *out, std::size_t size);
+
+/** Block t of the stream `key` as `size` numbers of the given scale: zeros (no words drawn) when
+ *  the scale is 0, otherwise `words` raw words through the ISA's kernel (avx2 or sse2). */
+void transformBlock(std::uint64_t key, std::uint64_t t, double scale, double *out, std::size_t size,
+                    std::size_t words, simd::Isa isa, Transform avx2Kernel, Transform sse2Kernel)
+{
+    if (scale == 0.0) {
+        std::memset(out, 0, size * sizeof(double));
+        return;
+    }
+    const bool avx2 = useAvx2(isa);
+    const std::uint64_t *raw = rawWords(key, t, words, avx2);
+    (avx2 ? avx2Kernel : sse2Kernel)(raw, scale, out, size);
+}
+
 } // namespace
 
 void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t size) const
@@ -213,16 +230,7 @@ void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t si
 
 void noiseLaplace(std::uint64_t key, std::uint64_t t, double b, double *out, std::size_t size, simd::Isa isa)
 {
-    if (b == 0.0) {
-        std::memset(out, 0, size * sizeof(double));
-        return;
-    }
-    const bool avx2 = useAvx2(isa);
-    const std::uint64_t *raw = rawWords(key, t, size, avx2);
-    if (avx2)
-        laplaceAvx2(raw, b, out, size);
-    else
-        laplaceSse2(raw, b, out, size);
+    transformBlock(key, t, b, out, size, size, isa, laplaceAvx2, laplaceSse2);
 }
 
 void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size_t size) const
@@ -232,16 +240,8 @@ void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size
 
 void noiseGaussian(std::uint64_t key, std::uint64_t t, double sigma, double *out, std::size_t size, simd::Isa isa)
 {
-    if (sigma == 0.0) {
-        std::memset(out, 0, size * sizeof(double));
-        return;
-    }
-    const bool avx2 = useAvx2(isa);
-    const std::uint64_t *raw = rawWords(key, t, 2 * ((size + 1) / 2), avx2);
-    if (avx2)
-        gaussianAvx2(raw, sigma, out, size);
-    else
-        gaussianSse2(raw, sigma, out, size);
+    // Box–Muller: two words per pair of numbers.
+    transformBlock(key, t, sigma, out, size, 2 * ((size + 1) / 2), isa, gaussianAvx2, gaussianSse2);
 }
 
 } // namespace dplab

@@ -3,6 +3,7 @@
 
 #include <cassert>
 #include <limits>
+#include <sstream>
 
 namespace dplab {
 
@@ -11,6 +12,13 @@ double laplaceCost(double sensitivity, double scale)
     if (sensitivity == 0.0)
         return 0.0;
     return scale > 0.0 ? sensitivity / scale : std::numeric_limits<double>::infinity();
+}
+
+std::string gradientBoundAssumption(const std::string &where, double sensitivity)
+{
+    std::ostringstream s;
+    s << "‖∇f_i(x)‖₂ ≤ C on " << where << ", sensitivity 2√r·C = " << sensitivity;
+    return s.str();
 }
 
 double calibrationFactor(double epsilon, double targetEpsilon)

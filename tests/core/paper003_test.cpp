@@ -720,13 +720,13 @@ TEST(DpopAccountant, GeometricSumByHand)
     DpopPrivacySetup setup{Schedule::geometric(c, q), Schedule::geometric(M, p), D};
     for (long long K : {1LL, 2LL, 3LL, 50LL}) {
         const double hand = D * c / (M * p) * (1 - std::pow(q / p, double(K))) / (1 - q / p);
-        EXPECT_NEAR(dpopEpsilon(setup, K), hand, 1e-12 * hand) << K;
+        EXPECT_NEAR(roundSumEpsilon(setup, K), hand, 1e-12 * hand) << K;
     }
-    EXPECT_NEAR(dpopEpsilon(setup, 3000), D * c / (M * (p - q)), 1e-9);
-    EXPECT_DOUBLE_EQ(dpopEpsilon(setup, 0), 0.0);
-    const double f = dpopCalibrationFactor(setup, 200, 4.0);
+    EXPECT_NEAR(roundSumEpsilon(setup, 3000), D * c / (M * (p - q)), 1e-9);
+    EXPECT_DOUBLE_EQ(roundSumEpsilon(setup, 0), 0.0);
+    const double f = roundSumCalibrationFactor(setup, 200, 4.0);
     DpopPrivacySetup scaled{setup.stepsize, Schedule::geometric(M * f, p), D};
-    EXPECT_NEAR(dpopEpsilon(scaled, 200), 4.0, 4e-9);
+    EXPECT_NEAR(roundSumEpsilon(scaled, 200), 4.0, 4e-9);
     DpopAccountant acc(3, setup);
     acc.advance(); // round 0: nothing
     EXPECT_EQ(acc.epsilon()[2], 0.0);
@@ -743,15 +743,15 @@ TEST(DiaDspAccountant, FirstRoundsByHand)
     const double e0 = D / sy;
     const double e1 = eta * D / (sx * q) + 2 * D / (sy * q);
     const double e2 = 2 * eta * D / (sx * q * q) + 2 * D / (sy * q * q);
-    EXPECT_NEAR(diadspEpsilon(setup, 0), e0, 1e-14);
-    EXPECT_NEAR(diadspEpsilon(setup, 1), e0 + e1, 1e-13);
-    EXPECT_NEAR(diadspEpsilon(setup, 2), e0 + e1 + e2, 1e-13);
+    EXPECT_NEAR(roundSumEpsilon(setup, 0), e0, 1e-14);
+    EXPECT_NEAR(roundSumEpsilon(setup, 1), e0 + e1, 1e-13);
+    EXPECT_NEAR(roundSumEpsilon(setup, 2), e0 + e1 + e2, 1e-13);
     // Geometric noise: ε grows like q^{−K}.
-    EXPECT_GT(diadspEpsilon(setup, 200), 1e8);
-    const double f = diadspCalibrationFactor(setup, 60, 25.0);
+    EXPECT_GT(roundSumEpsilon(setup, 200), 1e8);
+    const double f = roundSumCalibrationFactor(setup, 60, 25.0);
     DiaDspPrivacySetup scaled{setup.stepsize, Schedule::geometric(sx * f, q),
                               Schedule::geometric(sy * f, q), D};
-    EXPECT_NEAR(diadspEpsilon(scaled, 60), 25.0, 25e-9);
+    EXPECT_NEAR(roundSumEpsilon(scaled, 60), 25.0, 25e-9);
     DiaDspAccountant acc(2, setup);
     acc.advance();
     EXPECT_NEAR(acc.epsilon()[0], e0, 1e-14);

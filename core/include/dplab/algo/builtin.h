@@ -5,6 +5,9 @@
 
 #include "dplab/algo/algorithm.h"
 
+#include <initializer_list>
+#include <utility>
+
 namespace dplab {
 
 AlgorithmDescriptor describeDgd();              // algo/dgd.cpp
@@ -24,6 +27,11 @@ AlgorithmDescriptor describePdOcg();            // algo/pdocg.cpp (paper 002 Alg
 AlgorithmDescriptor describePdOgd();            // algo/pdogd.cpp (paper 002 baseline, Li et al. 2018)
 
 /** Shared parameter specs, so every algorithm spells them the same way. */
+/** What an algorithm's state(name) answers: the matrix paired with `name` in `states`, or null
+ *  when none is (or its entry is null: a state this run does not keep). */
+const Eigen::MatrixXd *namedState(const std::string &name,
+                                  std::initializer_list<std::pair<const char *, const Eigen::MatrixXd *>> states);
+
 /** The head every algorithm's descriptor starts with: id, display name, paper reference
  *  ("" when none), explanation, the graphs and weights it runs on, and its factory (e.g.
  *  makeAlgorithm<Mine>). The caller adds parameters, privacy parameters, attack and theory. */

@@ -56,6 +56,11 @@ private:
     Eigen::MatrixXd mDense; ///< off-diagonal part, dense; empty for sparse graphs
 };
 
+/** Appends agent `sender`'s message on `channel` to a run's record (callers check that one is
+ *  kept: the vectors are built only then). */
+void recordMessage(std::vector<Message> &record, int sender, const std::string &channel, Eigen::VectorXd clean,
+                   Eigen::VectorXd noise, Eigen::VectorXd sent, std::uint64_t bits);
+
 /** The noise law of a channel. */
 enum class NoiseLaw { Laplace, Gaussian };
 

@@ -37,27 +37,19 @@ struct DiaDspPrivacySetup {
     Schedule noiseX = Schedule::constant(0.0);   ///< Laplace scale s_x(k) of the broadcast x
     Schedule noiseY = Schedule::constant(0.0);   ///< Laplace scale s_y(k) of the broadcast y
     double sensitivity = 0.0;                    ///< D = 2√r C
+
+    /** The cost of round k alone: Δx_k / s_x(k) + Δy_k / s_y(k). */
+    double roundEpsilon(long long k) const;
+    /** "Laplace noise drawn once per message: x scale s_x(k), y scale s_y(k)". */
+    std::string noiseDescription() const;
+    static constexpr const char *boundHoldsOn = "the iterates";
+    static constexpr const char *argument = " with Δx_{k+1} = −η Δy_k, Δy_{k+1} = Δg_{k+1} − Δg_k "
+                                            "(the agent mixes only noisy values)";
+    static std::string accountantName() { return "DiaDSP, observation sensitivity (x: 2ηD, y: 2D)"; }
 };
 
-/** The cost of round k alone: Δx_k / s_x(k) + Δy_k / s_y(k). */
-double diadspRoundEpsilon(const DiaDspPrivacySetup &setup, long long k);
-/** ε(K) = Σ_{k=0}^{K} of the round costs. Cost O(K). */
-double diadspEpsilon(const DiaDspPrivacySetup &setup, long long K);
-/** The factor c such that the noises c·s_x(k), c·s_y(k) give ε(K) = targetEpsilon. */
-double diadspCalibrationFactor(const DiaDspPrivacySetup &setup, long long K, double targetEpsilon);
-
-class DiaDspAccountant final : public RoundSumAccountant
-{
-public:
-    DiaDspAccountant(int agents, DiaDspPrivacySetup setup, std::vector<std::string> notes = {});
-
-    std::string name() const override { return "DiaDSP, observation sensitivity (x: 2ηD, y: 2D)"; }
-
-private:
-    double roundCost(long long k) const override;
-    std::vector<std::string> ownAssumptions() const override;
-
-    DiaDspPrivacySetup mSetup;
-};
+/** ε(K) = Σ_{k=0}^{K} of the round costs (roundSumEpsilon), and the factor c such that the
+ *  noises c·s_x(k), c·s_y(k) give ε(K) = a target (roundSumCalibrationFactor). */
+using DiaDspAccountant = RoundSumAccountantOf<DiaDspPrivacySetup>;
 
 } // namespace dplab

@@ -34,26 +34,20 @@ struct DpopPrivacySetup {
     Schedule stepsize = Schedule::constant(0.0); ///< γ_k
     Schedule noise = Schedule::constant(0.0);    ///< Laplace scale M_k of the broadcast x
     double sensitivity = 0.0;                    ///< 2√r C
+
+    /** The cost of round k alone: D γ_{k−1} / M_k; round 0 costs nothing (x(0) does not depend
+     *  on f_i). */
+    double roundEpsilon(long long k) const;
+    /** "Laplace noise of scale M_k drawn once per message; step γ_k". */
+    std::string noiseDescription() const;
+    static constexpr const char *boundHoldsOn = "the mixed points v_i";
+    static constexpr const char *argument = ": every agent mixes only broadcast values, so its next "
+                                            "state differs only through γ_k ∇f_i";
+    static std::string accountantName() { return "DPOP, observation sensitivity 2√r C γ_{k−1}"; }
 };
 
-/** ε(K) = Σ_{k=1}^{K} D γ_{k−1} / M_k (the rounds 0..K). Cost O(K). */
-double dpopEpsilon(const DpopPrivacySetup &setup, long long K);
-
-/** The factor c such that the noise c·M_k gives ε(K) = targetEpsilon (ε ∝ 1/c). */
-double dpopCalibrationFactor(const DpopPrivacySetup &setup, long long K, double targetEpsilon);
-
-class DpopAccountant final : public RoundSumAccountant
-{
-public:
-    DpopAccountant(int agents, DpopPrivacySetup setup, std::vector<std::string> notes = {});
-
-    std::string name() const override { return "DPOP, observation sensitivity 2√r C γ_{k−1}"; }
-
-private:
-    double roundCost(long long k) const override;
-    std::vector<std::string> ownAssumptions() const override;
-
-    DpopPrivacySetup mSetup;
-};
+/** ε(K) = Σ_{k=1}^{K} D γ_{k−1} / M_k (roundSumEpsilon, the rounds 0..K), and the factor c such
+ *  that the noise c·M_k gives ε(K) = a target (roundSumCalibrationFactor, ε ∝ 1/c). */
+using DpopAccountant = RoundSumAccountantOf<DpopPrivacySetup>;
 
 } // namespace dplab
