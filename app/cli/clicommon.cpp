@@ -109,6 +109,16 @@ Result<int> threadsOption(const Args &args)
     return static_cast<int>(*threads);
 }
 
+Result<RunnerOptions> runnerOptionsOf(const Args &args)
+{
+    auto threads = threadsOption(args);
+    if (!threads)
+        return threads.error();
+    RunnerOptions runner;
+    runner.threads = *threads;
+    return runner;
+}
+
 Result<ResolveOptions> resolveOptions(const Args &args)
 {
     ResolveOptions options;

@@ -61,6 +61,9 @@ Result<double> parseReal(const std::string &text, const std::string &option);
 /** --threads (0 = every core, at most 256), 0 when absent. */
 Result<int> threadsOption(const Args &args);
 
+/** Runner options with the threads of --threads (every core when absent). */
+Result<RunnerOptions> runnerOptionsOf(const Args &args);
+
 /** The resolve options of --threads, --max-memory and --trace (the memory limit also becomes the
  *  process default the data loaders check against). */
 Result<ResolveOptions> resolveOptions(const Args &args);

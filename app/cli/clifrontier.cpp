@@ -87,18 +87,16 @@ int commandFrontier(int argc, char **argv)
     auto experiment = parseWithOverrides(path, *args);
     if (!experiment)
         return reportError(experiment.error());
-    RunnerOptions runner;
-    auto threads = threadsOption(*args);
-    if (!threads)
-        return reportError(threads.error());
-    runner.threads = *threads;
+    auto runner = runnerOptionsOf(*args);
+    if (!runner)
+        return reportError(runner.error());
 
     const auto started = std::chrono::steady_clock::now();
     FrontierObserver observer(quiet, static_cast<int>(epsilons->size()));
     FrontierResult result;
     for (std::size_t k = 0; k < epsilons->size(); ++k) {
         observer.nextPoint((*epsilons)[k]);
-        auto point = runFrontier(*experiment, {(*epsilons)[k]}, runner, &observer);
+        auto point = runFrontier(*experiment, {(*epsilons)[k]}, *runner, &observer);
         if (!point) {
             observer.clear();
             return reportError(inExperimentFile(point.error(), path));

@@ -145,11 +145,9 @@ int commandTune(int argc, char **argv)
     auto tuneOptions = tuneOptionsOf(*args);
     if (!tuneOptions)
         return reportError(tuneOptions.error());
-    RunnerOptions runner;
-    auto threads = threadsOption(*args);
-    if (!threads)
-        return reportError(threads.error());
-    runner.threads = *threads;
+    auto runner = runnerOptionsOf(*args);
+    if (!runner)
+        return reportError(runner.error());
 
     const std::string path = args->positional[0];
     auto experiment = parseWithOverrides(path, *args);
@@ -164,7 +162,7 @@ int commandTune(int argc, char **argv)
 
     const auto started = std::chrono::steady_clock::now();
     TuneObserver observer(quiet);
-    auto result = tune(*experiment, *tuneOptions, runner, &observer, nullptr,
+    auto result = tune(*experiment, *tuneOptions, *runner, &observer, nullptr,
                        [&](const TuneProgress &p) { observer.round(p); });
     observer.clear();
     if (!result)

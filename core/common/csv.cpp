@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/common/csv.h"
 
+#include <sstream>
+
 namespace dplab {
 
 std::string csvField(const std::string &text)
@@ -99,6 +101,16 @@ Result<CsvTable> parseCsv(const std::string &text, const std::string &name)
         rowLine = line;
     }
     return table;
+}
+
+std::vector<std::string> splitText(const std::string &text, char separator)
+{
+    std::vector<std::string> pieces;
+    std::stringstream in(text);
+    std::string piece;
+    while (std::getline(in, piece, separator))
+        pieces.push_back(piece);
+    return pieces;
 }
 
 } // namespace dplab

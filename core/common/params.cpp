@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/common/params.h"
 
+#include "dplab/common/enumnames.h"
 #include "dplab/common/formatnumber.h"
 #include "dplab/common/schedule.h"
 
@@ -10,15 +11,10 @@ namespace dplab {
 
 const char *graphKindName(GraphKind kind)
 {
-    switch (kind) {
-    case GraphKind::Undirected:
-        return "undirected";
-    case GraphKind::Directed:
-        return "directed";
-    case GraphKind::Either:
-        return "either";
-    }
-    return "either";
+    return nameIn<GraphKind>({{GraphKind::Undirected, "undirected"},
+                              {GraphKind::Directed, "directed"},
+                              {GraphKind::Either, "either"}},
+                             kind, "either");
 }
 
 namespace {
@@ -38,21 +34,10 @@ bool inRange(const ParamSpec &spec, double v)
 
 const char *typeName(ParamType type)
 {
-    switch (type) {
-    case ParamType::Real:
-        return "real";
-    case ParamType::Integer:
-        return "integer";
-    case ParamType::Bool:
-        return "bool";
-    case ParamType::Choice:
-        return "choice";
-    case ParamType::Schedule:
-        return "schedule";
-    case ParamType::Text:
-        return "text";
-    }
-    return "real";
+    return nameIn<ParamType>({{ParamType::Real, "real"}, {ParamType::Integer, "integer"},
+                              {ParamType::Bool, "bool"}, {ParamType::Choice, "choice"},
+                              {ParamType::Schedule, "schedule"}, {ParamType::Text, "text"}},
+                             type, "real");
 }
 
 // A Real spec without a default is optional: absent or null means "not set" (e.g. no target ε),
@@ -250,15 +235,26 @@ Eigen::VectorXd paramPerAgent(const Json &params, const std::string &key, int n)
     return v;
 }
 
-ParamSpec realParam(std::string key, std::string label, double def, double min, double max,
-                    std::string help, RealRange range)
+namespace {
+
+/** The fields every builder sets: key, label, help, type and default. */
+ParamSpec specOf(std::string key, std::string label, std::string help, ParamType type, Json def)
 {
     ParamSpec spec;
     spec.key = std::move(key);
     spec.label = std::move(label);
     spec.help = std::move(help);
-    spec.type = ParamType::Real;
-    spec.defaultValue = def;
+    spec.type = type;
+    spec.defaultValue = std::move(def);
+    return spec;
+}
+
+} // namespace
+
+ParamSpec realParam(std::string key, std::string label, double def, double min, double max,
+                    std::string help, RealRange range)
+{
+    ParamSpec spec = specOf(std::move(key), std::move(label), std::move(help), ParamType::Real, def);
     spec.min = min;
     spec.max = max;
     spec.minExclusive = range.minExclusive;
@@ -269,12 +265,7 @@ ParamSpec realParam(std::string key, std::string label, double def, double min, 
 ParamSpec intParam(std::string key, std::string label, long long def, long long min,
                    long long max, std::string help)
 {
-    ParamSpec spec;
-    spec.key = std::move(key);
-    spec.label = std::move(label);
-    spec.help = std::move(help);
-    spec.type = ParamType::Integer;
-    spec.defaultValue = def;
+    ParamSpec spec = specOf(std::move(key), std::move(label), std::move(help), ParamType::Integer, def);
     spec.min = static_cast<double>(min);
     spec.max = static_cast<double>(max);
     return spec;
@@ -282,24 +273,13 @@ ParamSpec intParam(std::string key, std::string label, long long def, long long 
 
 ParamSpec boolParam(std::string key, std::string label, bool def, std::string help)
 {
-    ParamSpec spec;
-    spec.key = std::move(key);
-    spec.label = std::move(label);
-    spec.help = std::move(help);
-    spec.type = ParamType::Bool;
-    spec.defaultValue = def;
-    return spec;
+    return specOf(std::move(key), std::move(label), std::move(help), ParamType::Bool, def);
 }
 
 ParamSpec choiceParam(std::string key, std::string label, std::string def,
                       std::vector<std::string> choices, std::string help)
 {
-    ParamSpec spec;
-    spec.key = std::move(key);
-    spec.label = std::move(label);
-    spec.help = std::move(help);
-    spec.type = ParamType::Choice;
-    spec.defaultValue = std::move(def);
+    ParamSpec spec = specOf(std::move(key), std::move(label), std::move(help), ParamType::Choice, std::move(def));
     spec.choices = std::move(choices);
     return spec;
 }

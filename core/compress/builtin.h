@@ -11,6 +11,7 @@
 
 #include "dplab/compress/compressor.h"
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -32,6 +33,18 @@ CompressorEntry ditheredQuantizerEntry();
 CompressorEntry qsgdCompressorEntry();
 CompressorEntry normSignCompressorEntry();
 CompressorEntry signCompressorEntry();
+
+/** What every compress() requires of its arguments (checked in debug builds): x is not empty
+ *  and out has the size of x. */
+inline void compressorCheckSizes([[maybe_unused]] const Eigen::Ref<const Eigen::VectorXd> &x,
+                                 [[maybe_unused]] const Eigen::Ref<Eigen::VectorXd> &out)
+{
+    assert(x.size() >= 1 && "Compressor::compress: x must not be empty");
+    assert(out.size() == x.size() && "Compressor::compress: out must have the size of x");
+}
+
+/** `spec` with its unit and the condition of paper 001's Assumption 5 it takes part in. */
+ParamSpec compressorParam(ParamSpec spec, std::string unit, std::string condition);
 
 /** ⌈log2 n⌉ for n ≥ 1 (0 for n = 1): the bits of one index into n items, or of one of n
  *  levels. */

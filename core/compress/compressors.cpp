@@ -43,6 +43,13 @@ std::string knownIds()
 
 } // namespace
 
+ParamSpec compressorParam(ParamSpec spec, std::string unit, std::string condition)
+{
+    spec.unit = std::move(unit);
+    spec.condition = std::move(condition);
+    return spec;
+}
+
 std::uint64_t compressorCeilLog2(std::uint64_t n)
 {
     assert(n >= 1 && "compressorCeilLog2: n must be at least 1");

@@ -35,16 +35,19 @@ namespace {
 constexpr long long kMaxBits = 30;       // b ≤ 30: 2^29 + 1 levels, exact in a double
 constexpr long long kMaxLevels = 1LL << 30;
 
-void checkSizes([[maybe_unused]] const Eigen::Ref<const Eigen::VectorXd> &x,
-                [[maybe_unused]] const Eigen::Ref<Eigen::VectorXd> &out)
-{
-    assert(x.size() >= 1 && "Compressor::compress: x must not be empty");
-    assert(out.size() == x.size() && "Compressor::compress: out must have the size of x");
-}
-
 double signOf(double v)
 {
     return static_cast<double>((v > 0.0) - (v < 0.0));
+}
+
+/** out = c · sign(x) (the message of norm-sign and sign; c is computed from x before any write,
+ *  so out may alias x). Bits: 32 for c plus one sign bit per coordinate = 32 + d. */
+std::uint64_t scaledSign(const Eigen::Ref<const Eigen::VectorXd> &x,
+                         Eigen::Ref<Eigen::VectorXd> out, double c)
+{
+    for (Eigen::Index i = 0; i < x.size(); ++i)
+        out[i] = c * signOf(x[i]);
+    return kValueBits + static_cast<std::uint64_t>(x.size());
 }
 
 /** ω_s(d) = min(d/s², √d/s): the variance bound of s-level stochastic rounding,
@@ -113,7 +116,7 @@ public:
     std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
                            Eigen::Ref<Eigen::VectorXd> out, Rng &rng) const override
     {
-        checkSizes(x, out);
+        compressorCheckSizes(x, out);
         const auto d = static_cast<int>(x.size());
         stochasticRound(x, out, rng, static_cast<double>(mLevels), 1.0 / xi(d));
         return levelMessageBits(x.size(), mLevels);
@@ -157,7 +160,7 @@ public:
     std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
                            Eigen::Ref<Eigen::VectorXd> out, Rng &rng) const override
     {
-        checkSizes(x, out);
+        compressorCheckSizes(x, out);
         stochasticRound(x, out, rng, static_cast<double>(mS), 1.0);
         return levelMessageBits(x.size(), mS);
     }
@@ -193,12 +196,9 @@ public:
     std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
                            Eigen::Ref<Eigen::VectorXd> out, Rng &) const override
     {
-        checkSizes(x, out);
+        compressorCheckSizes(x, out);
         // PropagateNaN: a diverged state stays visible in the message.
-        const double half = 0.5 * x.cwiseAbs().maxCoeff<Eigen::PropagateNaN>();
-        for (Eigen::Index i = 0; i < x.size(); ++i)
-            out[i] = half * signOf(x[i]);
-        return kValueBits + static_cast<std::uint64_t>(x.size());
+        return scaledSign(x, out, 0.5 * x.cwiseAbs().maxCoeff<Eigen::PropagateNaN>());
     }
     double phi(int d) const override
     {
@@ -234,11 +234,8 @@ public:
     std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
                            Eigen::Ref<Eigen::VectorXd> out, Rng &) const override
     {
-        checkSizes(x, out);
-        const double c = x.lpNorm<1>() / static_cast<double>(x.size());
-        for (Eigen::Index i = 0; i < x.size(); ++i)
-            out[i] = c * signOf(x[i]);
-        return kValueBits + static_cast<std::uint64_t>(x.size());
+        compressorCheckSizes(x, out);
+        return scaledSign(x, out, x.lpNorm<1>() / static_cast<double>(x.size()));
     }
     double phi(int d) const override
     {
@@ -254,74 +251,68 @@ public:
 
 CompressorEntry ditheredQuantizerEntry()
 {
-    Descriptor desc;
-    desc.id = "dithered-quantizer";
-    desc.name = "Dithered b-bit quantizer (C2)";
-    desc.reference = "Paper 001, Sec. V, C2; Koloskova, Lin, Stich, Jaggi, \"Decentralized deep "
-                     "learning with arbitrary communication compression\", ICLR 2020";
-    desc.explanation =
-        "C2(x) = (‖x‖/ξ)·sign(x)·2^(1−b)·⌊2^(b−1)|x|/‖x‖ + u⌋ with a fresh dither u ~ U[0,1]^d "
-        "per message and ξ = 1 + min(d/4^(b−1), √d/2^(b−1)): unbiased stochastic rounding to "
-        "2^(b−1) + 1 levels, divided by ξ. Assumption 5 holds with r = 1 and phi = 1/ξ. "
-        "Bits per message: 32 (norm) + d·(b + 1) (sign and level of each coordinate).";
-    auto b = intParam("b", "Bits b", 2, 1, kMaxBits,
-                      "Quantization bits b: each coordinate is rounded to one of 2^(b−1) + 1 "
-                      "levels, sent with b level bits and one sign bit (paper 001 uses b = 2).");
-    b.unit = "bits";
-    b.condition = "Assumption 5 (paper 001): phi = 1/xi, xi = 1 + min(d/4^(b-1), sqrt(d)/2^(b-1))";
-    desc.params = {b};
-    return {desc, [](const Json &p) {
-                return std::make_shared<DitheredQuantizer>(paramInt(p, "b"));
-            }};
+    const Descriptor desc{
+        .id = "dithered-quantizer",
+        .name = "Dithered b-bit quantizer (C2)",
+        .reference = "Paper 001, Sec. V, C2; Koloskova, Lin, Stich, Jaggi, \"Decentralized deep "
+                     "learning with arbitrary communication compression\", ICLR 2020",
+        .explanation =
+            "C2(x) = (‖x‖/ξ)·sign(x)·2^(1−b)·⌊2^(b−1)|x|/‖x‖ + u⌋ with a fresh dither u ~ U[0,1]^d "
+            "per message and ξ = 1 + min(d/4^(b−1), √d/2^(b−1)): unbiased stochastic rounding to "
+            "2^(b−1) + 1 levels, divided by ξ. Assumption 5 holds with r = 1 and phi = 1/ξ. "
+            "Bits per message: 32 (norm) + d·(b + 1) (sign and level of each coordinate).",
+        .params = {compressorParam(
+            intParam("b", "Bits b", 2, 1, kMaxBits,
+                     "Quantization bits b: each coordinate is rounded to one of 2^(b−1) + 1 "
+                     "levels, sent with b level bits and one sign bit (paper 001 uses b = 2)."),
+            "bits", "Assumption 5 (paper 001): phi = 1/xi, xi = 1 + min(d/4^(b-1), sqrt(d)/2^(b-1))")}};
+    return {desc, [](const Json &p) { return std::make_shared<DitheredQuantizer>(paramInt(p, "b")); }};
 }
 
 CompressorEntry qsgdCompressorEntry()
 {
-    Descriptor desc;
-    desc.id = "qsgd";
-    desc.name = "QSGD (s levels)";
-    desc.reference = "Alistarh, Grubic, Li, Tomioka, Vojnovic, \"QSGD: Communication-efficient SGD "
-                     "via gradient quantization and encoding\", NeurIPS 2017";
-    desc.explanation =
-        "Q(x) = ‖x‖·sign(x)·ℓ/s, where ℓ rounds s|x|/‖x‖ randomly to a neighbouring integer so "
-        "that E Q(x) = x. Variance at most ω‖x‖², ω = min(d/s², √d/s), so Assumption 5 holds "
-        "with r = 1 + ω and phi = 1/(1 + ω). Bits per message: 32 (norm) + d·(1 + ⌈log2(s + 1)⌉) "
-        "(sign and level of each coordinate, fixed-length codes).";
-    auto s = intParam("s", "Levels s", 3, 1, kMaxLevels,
-                      "Number of quantization levels s above zero: levels {0, 1, …, s}. "
-                      "s = 2^m − 1 uses the m level bits fully.");
-    s.unit = "levels";
-    s.condition = "Assumption 5 (paper 001): r = 1 + min(d/s^2, sqrt(d)/s), phi = 1/r";
-    desc.params = {s};
-    return {desc, [](const Json &p) {
-                return std::make_shared<QsgdCompressor>(paramInt(p, "s"));
-            }};
+    const Descriptor desc{
+        .id = "qsgd",
+        .name = "QSGD (s levels)",
+        .reference = "Alistarh, Grubic, Li, Tomioka, Vojnovic, \"QSGD: Communication-efficient SGD "
+                     "via gradient quantization and encoding\", NeurIPS 2017",
+        .explanation =
+            "Q(x) = ‖x‖·sign(x)·ℓ/s, where ℓ rounds s|x|/‖x‖ randomly to a neighbouring integer so "
+            "that E Q(x) = x. Variance at most ω‖x‖², ω = min(d/s², √d/s), so Assumption 5 holds "
+            "with r = 1 + ω and phi = 1/(1 + ω). Bits per message: 32 (norm) + d·(1 + ⌈log2(s + 1)⌉) "
+            "(sign and level of each coordinate, fixed-length codes).",
+        .params = {compressorParam(intParam("s", "Levels s", 3, 1, kMaxLevels,
+                                            "Number of quantization levels s above zero: levels "
+                                            "{0, 1, …, s}. s = 2^m − 1 uses the m level bits fully."),
+                                   "levels",
+                                   "Assumption 5 (paper 001): r = 1 + min(d/s^2, sqrt(d)/s), phi = 1/r")}};
+    return {desc, [](const Json &p) { return std::make_shared<QsgdCompressor>(paramInt(p, "s")); }};
 }
 
 CompressorEntry normSignCompressorEntry()
 {
-    Descriptor desc;
-    desc.id = "norm-sign";
-    desc.name = "Norm-sign compressor (C3)";
-    desc.reference = "Paper 001, Sec. V, C3; Yi, Zhang, Yang, Chai, Johansson, \"Communication "
-                     "compression for distributed nonconvex optimization\", IEEE TAC 2022";
-    desc.explanation =
-        "C3(x) = (‖x‖_∞/2)·sign(x). Deterministic. Not contractive with r = 1 for d > 4; "
-        "Assumption 5 holds with r = d/2 and phi = 1/d². Bits per message: 32 + d.";
-    return {desc, [](const Json &) { return std::make_shared<NormSignCompressor>(); }};
+    return {{.id = "norm-sign",
+             .name = "Norm-sign compressor (C3)",
+             .reference = "Paper 001, Sec. V, C3; Yi, Zhang, Yang, Chai, Johansson, \"Communication "
+                          "compression for distributed nonconvex optimization\", IEEE TAC 2022",
+             .explanation = "C3(x) = (‖x‖_∞/2)·sign(x). Deterministic. Not contractive with r = 1 "
+                            "for d > 4; Assumption 5 holds with r = d/2 and phi = 1/d². Bits per "
+                            "message: 32 + d.",
+             .params = {}},
+            [](const Json &) { return std::make_shared<NormSignCompressor>(); }};
 }
 
 CompressorEntry signCompressorEntry()
 {
-    Descriptor desc;
-    desc.id = "sign";
-    desc.name = "Scaled sign";
-    desc.reference = "Karimireddy, Rebjock, Stich, Jaggi, \"Error feedback fixes SignSGD and other "
-                     "gradient compression schemes\", ICML 2019";
-    desc.explanation =
-        "C(x) = (‖x‖₁/d)·sign(x). Deterministic and biased. Assumption 5 holds with r = 1 and "
-        "phi = ‖x‖₁²/(d‖x‖²) ≥ 1/d (the worst case 1/d is used). Bits per message: 32 + d.";
-    return {desc, [](const Json &) { return std::make_shared<SignCompressor>(); }};
+    return {{.id = "sign",
+             .name = "Scaled sign",
+             .reference = "Karimireddy, Rebjock, Stich, Jaggi, \"Error feedback fixes SignSGD and "
+                          "other gradient compression schemes\", ICML 2019",
+             .explanation = "C(x) = (‖x‖₁/d)·sign(x). Deterministic and biased. Assumption 5 holds "
+                            "with r = 1 and phi = ‖x‖₁²/(d‖x‖²) ≥ 1/d (the worst case 1/d is used). "
+                            "Bits per message: 32 + d.",
+             .params = {}},
+            [](const Json &) { return std::make_shared<SignCompressor>(); }};
 }
 
 } // namespace dplab

@@ -34,13 +34,6 @@ namespace {
 
 constexpr long long kMaxK = 1000000000;
 
-void checkSizes([[maybe_unused]] const Eigen::Ref<const Eigen::VectorXd> &x,
-                [[maybe_unused]] const Eigen::Ref<Eigen::VectorXd> &out)
-{
-    assert(x.size() >= 1 && "Compressor::compress: x must not be empty");
-    assert(out.size() == x.size() && "Compressor::compress: out must have the size of x");
-}
-
 // --- identity --------------------------------------------------------------------------------
 
 class IdentityCompressor final : public Compressor
@@ -52,7 +45,7 @@ public:
     std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
                            Eigen::Ref<Eigen::VectorXd> out, Rng &) const override
     {
-        checkSizes(x, out);
+        compressorCheckSizes(x, out);
         out = x;
         return fullVectorBits(x.size());
     }
@@ -61,6 +54,45 @@ public:
     bool isRandom() const override { return false; }
     bool isIdentity() const override { return true; }
     Json toJson() const override { return compressorSpecJson(id(), Json::object()); }
+};
+
+// --- the sparsifiers' common part ---------------------------------------------------------------
+
+/** What top-k and rand-k share: k, the kept count k_eff = min(k, d), φ = k_eff/d, and the
+ *  message of k_eff = d, x unchanged as dense values (no draws). For k_eff < d,
+ *  Derived::sparsify(x, out, k_eff, rng) writes C(x) into out; the message costs
+ *  compressorSparseBits(k_eff, d). (CRTP: sparsify() is called without a virtual dispatch.) */
+template <class Derived>
+class Sparsifier : public Compressor
+{
+public:
+    explicit Sparsifier(long long k) : mK(k) {}
+
+    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
+                           Eigen::Ref<Eigen::VectorXd> out, Rng &rng) const final
+    {
+        compressorCheckSizes(x, out);
+        const Eigen::Index d = x.size();
+        const Eigen::Index kept = keptCount(d);
+        if (kept == d) {
+            out = x;
+            return fullVectorBits(d);
+        }
+        static_cast<const Derived &>(*this).sparsify(x, out, kept, rng);
+        return compressorSparseBits(kept, d);
+    }
+    double phi(int d) const final
+    {
+        assert(d >= 1 && "phi: d must be at least 1");
+        return static_cast<double>(keptCount(d)) / d;
+    }
+
+protected:
+    Eigen::Index keptCount(Eigen::Index d) const { return std::min<Eigen::Index>(mK, d); }
+    long long k() const { return mK; }
+
+private:
+    long long mK;
 };
 
 // --- top-k -----------------------------------------------------------------------------------
@@ -134,23 +166,18 @@ std::uint64_t kthLargest(const std::vector<std::uint64_t> &keys, std::size_t kep
  *  Cost O(d) for a small k_eff: the k_eff-th largest magnitude T over integer keys (no index and
  *  no tie rule in the comparisons; kthLargest), then one pass that keeps every |x_i| > T and, in index
  *  order, as many |x_i| = T as are still missing. */
-class TopKCompressor final : public Compressor
+class TopKCompressor final : public Sparsifier<TopKCompressor>
 {
 public:
-    explicit TopKCompressor(long long k) : mK(k) {}
+    explicit TopKCompressor(long long k) : Sparsifier(k) {}
 
     std::string id() const override { return "top-k"; }
 
-    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
-                           Eigen::Ref<Eigen::VectorXd> out, Rng &) const override
+    /** C(x) for k_eff = kept < d (Sparsifier::compress). */
+    void sparsify(const Eigen::Ref<const Eigen::VectorXd> &x, Eigen::Ref<Eigen::VectorXd> out,
+                  Eigen::Index kept, Rng &) const
     {
-        checkSizes(x, out);
         const Eigen::Index d = x.size();
-        const Eigen::Index kept = keptCount(d);
-        if (kept == d) {
-            out = x;
-            return fullVectorBits(d);
-        }
         auto &scratch = topKScratch();
         const auto size = static_cast<std::size_t>(d);
         scratch.keys.resize(size);
@@ -167,21 +194,10 @@ public:
             const auto at = static_cast<Eigen::Index>(i);
             out[at] = keep ? x[at] : 0.0; // reads x_i before writing out_i: out may alias x
         }
-        return compressorSparseBits(kept, d);
-    }
-    double phi(int d) const override
-    {
-        assert(d >= 1 && "phi: d must be at least 1");
-        return static_cast<double>(keptCount(d)) / d;
     }
     double r(int) const override { return 1.0; }
     bool isRandom() const override { return false; }
-    Json toJson() const override { return compressorSpecJson(id(), Json{{"k", mK}}); }
-
-private:
-    Eigen::Index keptCount(Eigen::Index d) const { return std::min<Eigen::Index>(mK, d); }
-
-    long long mK;
+    Json toJson() const override { return compressorSpecJson(id(), Json{{"k", k()}}); }
 };
 
 // --- rand-k ----------------------------------------------------------------------------------
@@ -204,23 +220,18 @@ private:
  *     again with equality. (With r = 1 it would be (1/p − 1)‖x‖², not contractive for p < 1/2.)
  *
  *  Cost O(d) and at most d draws of rng.below(). */
-class RandKCompressor final : public Compressor
+class RandKCompressor final : public Sparsifier<RandKCompressor>
 {
 public:
-    RandKCompressor(long long k, bool unbiased) : mK(k), mUnbiased(unbiased) {}
+    RandKCompressor(long long k, bool unbiased) : Sparsifier(k), mUnbiased(unbiased) {}
 
     std::string id() const override { return "rand-k"; }
 
-    std::uint64_t compress(const Eigen::Ref<const Eigen::VectorXd> &x,
-                           Eigen::Ref<Eigen::VectorXd> out, Rng &rng) const override
+    /** C(x) for k_eff = kept < d (Sparsifier::compress). */
+    void sparsify(const Eigen::Ref<const Eigen::VectorXd> &x, Eigen::Ref<Eigen::VectorXd> out,
+                  Eigen::Index kept, Rng &rng) const
     {
-        checkSizes(x, out);
         const Eigen::Index d = x.size();
-        const Eigen::Index kept = keptCount(d);
-        if (kept == d) {
-            out = x;
-            return fullVectorBits(d);
-        }
         const double scale = mUnbiased ? static_cast<double>(d) / static_cast<double>(kept) : 1.0;
         Eigen::Index needed = kept;
         for (Eigen::Index i = 0; i < d; ++i) {
@@ -238,12 +249,6 @@ public:
                 out[i] = 0.0;
             }
         }
-        return compressorSparseBits(kept, d);
-    }
-    double phi(int d) const override
-    {
-        assert(d >= 1 && "phi: d must be at least 1");
-        return static_cast<double>(keptCount(d)) / d;
     }
     double r(int d) const override
     {
@@ -254,13 +259,10 @@ public:
     Json toJson() const override
     {
         return compressorSpecJson(id(),
-                                  Json{{"k", mK}, {"scaling", mUnbiased ? "unbiased" : "biased"}});
+                                  Json{{"k", k()}, {"scaling", mUnbiased ? "unbiased" : "biased"}});
     }
 
 private:
-    Eigen::Index keptCount(Eigen::Index d) const { return std::min<Eigen::Index>(mK, d); }
-
-    long long mK;
     bool mUnbiased;
 };
 
@@ -276,52 +278,51 @@ ParamSpec kParam(const std::string &help)
 
 CompressorEntry identityCompressorEntry()
 {
-    Descriptor desc;
-    desc.id = "identity";
-    desc.name = "Identity (no compression)";
-    desc.reference = "";
-    desc.explanation = "Sends the vector unchanged at full precision: C(x) = x, so Assumption 5 of "
-                    "paper 001 holds with phi = r = 1. Costs 32·d bits per message.";
-    return {desc, [](const Json &) { return std::make_shared<IdentityCompressor>(); }};
+    return {{.id = "identity",
+             .name = "Identity (no compression)",
+             .reference = "",
+             .explanation = "Sends the vector unchanged at full precision: C(x) = x, so Assumption 5 "
+                            "of paper 001 holds with phi = r = 1. Costs 32·d bits per message.",
+             .params = {}},
+            [](const Json &) { return std::make_shared<IdentityCompressor>(); }};
 }
 
 CompressorEntry topKCompressorEntry()
 {
-    Descriptor desc;
-    desc.id = "top-k";
-    desc.name = "Greedy top-k sparsifier (C1)";
-    desc.reference = "Paper 001, Sec. V, C1; Beznosikov, Horváth, Richtárik, Safaryan, "
-                  "\"On biased compression for distributed learning\", arXiv:2002.12410";
-    desc.explanation =
-        "Keeps the k coordinates of largest magnitude (ties: lowest index) and zeroes the rest. "
-        "Deterministic. Assumption 5 holds with r = 1 and phi = k/desc. k ≥ d sends the vector "
-        "unchanged. Bits per message: k·(32 + ⌈log2 d⌉) (value and index of each kept "
-        "coordinate), or 32·d if that is smaller.";
-    desc.params = {kParam("Number of coordinates kept per message (paper 001 uses k = 2 with "
-                       "d = 10). Values above d are clamped to desc.")};
-    return {desc, [](const Json &p) {
-                return std::make_shared<TopKCompressor>(paramInt(p, "k"));
-            }};
+    const Descriptor desc{
+        .id = "top-k",
+        .name = "Greedy top-k sparsifier (C1)",
+        .reference = "Paper 001, Sec. V, C1; Beznosikov, Horváth, Richtárik, Safaryan, "
+                     "\"On biased compression for distributed learning\", arXiv:2002.12410",
+        .explanation =
+            "Keeps the k coordinates of largest magnitude (ties: lowest index) and zeroes the rest. "
+            "Deterministic. Assumption 5 holds with r = 1 and phi = k/desc. k ≥ d sends the vector "
+            "unchanged. Bits per message: k·(32 + ⌈log2 d⌉) (value and index of each kept "
+            "coordinate), or 32·d if that is smaller.",
+        .params = {kParam("Number of coordinates kept per message (paper 001 uses k = 2 with "
+                          "d = 10). Values above d are clamped to desc.")}};
+    return {desc, [](const Json &p) { return std::make_shared<TopKCompressor>(paramInt(p, "k")); }};
 }
 
 CompressorEntry randKCompressorEntry()
 {
-    Descriptor desc;
-    desc.id = "rand-k";
-    desc.name = "Random-k sparsifier";
-    desc.reference = "Stich, Cordonnier, Jaggi, \"Sparsified SGD with memory\", NeurIPS 2018; "
-                  "Beznosikov et al., arXiv:2002.12410";
-    desc.explanation =
-        "Keeps k coordinates chosen uniformly at random (a fresh choice for every message) and "
-        "zeroes the rest. \"biased\" keeps the values (r = 1, phi = k/d); \"unbiased\" scales "
-        "them by d/k so that E C(x) = x (r = d/k, phi = k/d). k ≥ d sends the vector unchanged. "
-        "Bits per message: k·(32 + ⌈log2 d⌉) (explicit indices), or 32·d if that is smaller.";
-    desc.params = {kParam("Number of coordinates kept per message. Values above d are clamped "
-                       "to desc."),
-                choiceParam("scaling", "Scaling", "unbiased", {"unbiased", "biased"},
-                            "unbiased: kept values multiplied by d/k, E C(x) = x, r = d/k. "
-                            "biased: kept values sent as they are, r = 1. phi = k/d for both.")};
-    desc.params.back().condition = "Assumption 5 (paper 001): r = d/k (unbiased) or 1 (biased)";
+    const Descriptor desc{
+        .id = "rand-k",
+        .name = "Random-k sparsifier",
+        .reference = "Stich, Cordonnier, Jaggi, \"Sparsified SGD with memory\", NeurIPS 2018; "
+                     "Beznosikov et al., arXiv:2002.12410",
+        .explanation =
+            "Keeps k coordinates chosen uniformly at random (a fresh choice for every message) and "
+            "zeroes the rest. \"biased\" keeps the values (r = 1, phi = k/d); \"unbiased\" scales "
+            "them by d/k so that E C(x) = x (r = d/k, phi = k/d). k ≥ d sends the vector unchanged. "
+            "Bits per message: k·(32 + ⌈log2 d⌉) (explicit indices), or 32·d if that is smaller.",
+        .params = {kParam("Number of coordinates kept per message. Values above d are clamped "
+                          "to desc."),
+                   compressorParam(choiceParam("scaling", "Scaling", "unbiased", {"unbiased", "biased"},
+                                               "unbiased: kept values multiplied by d/k, E C(x) = x, "
+                                               "r = d/k. biased: kept values sent as they are, r = 1. "
+                                               "phi = k/d for both."),
+                                   "", "Assumption 5 (paper 001): r = d/k (unbiased) or 1 (biased)")}};
     return {desc, [](const Json &p) {
                 return std::make_shared<RandKCompressor>(paramInt(p, "k"),
                                                          paramText(p, "scaling") == "unbiased");

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/engine/integrity.h"
 
+#include "dplab/common/enumnames.h"
+
 #include <openssl/evp.h>
 
 #include <algorithm>
@@ -99,19 +101,10 @@ FileRecord fileRecord(const std::string &name, std::string_view content)
 
 const char *damageName(Damage damage)
 {
-    switch (damage) {
-    case Damage::None:
-        return "intact";
-    case Damage::Missing:
-        return "missing";
-    case Damage::Truncated:
-        return "truncated";
-    case Damage::ExtraRows:
-        return "extra rows";
-    case Damage::Altered:
-        return "altered";
-    }
-    return "?";
+    return nameIn<Damage>({{Damage::None, "intact"}, {Damage::Missing, "missing"},
+                           {Damage::Truncated, "truncated"}, {Damage::ExtraRows, "extra rows"},
+                           {Damage::Altered, "altered"}},
+                          damage, "?");
 }
 
 std::string FileCheck::describe() const

@@ -25,6 +25,20 @@ Result<std::vector<std::string>> readStrings(const Json &json, const char *key, 
     return out;
 }
 
+Status checkPaths(const std::vector<std::string> &paths, const Json &resolved, const std::string &keyPath);
+
+/** The list of JSON paths under `key` (absent: none), each checked against the experiment. */
+Result<std::vector<std::string>> readPaths(const Json &json, const char *key, const Json &resolved,
+                                           const std::string &path)
+{
+    auto paths = readStrings(json, key, path);
+    if (!paths)
+        return paths.error();
+    if (auto s = checkPaths(*paths, resolved, joinPath(path, key)); !s)
+        return s.error();
+    return paths;
+}
+
 Status checkPaths(const std::vector<std::string> &paths, const Json &resolved, const std::string &keyPath)
 {
     for (std::size_t k = 0; k < paths.size(); ++k) {
@@ -96,17 +110,13 @@ Result<Presentation> parsePresentation(const Json &json, const Json &resolved)
         if (!p.isPanelHidden((*panels)[k]))
             p.hiddenPanels.push_back((*panels)[k]);
     }
-    auto hidden = readStrings(json, "hidden_params", path);
+    auto hidden = readPaths(json, "hidden_params", resolved, path);
     if (!hidden)
         return hidden.error();
-    if (auto s = checkPaths(*hidden, resolved, "presentation.hidden_params"); !s)
-        return s.error();
     p.hiddenParams = *hidden;
-    auto locked = readStrings(json, "locked", path);
+    auto locked = readPaths(json, "locked", resolved, path);
     if (!locked)
         return locked.error();
-    if (auto s = checkPaths(*locked, resolved, "presentation.locked"); !s)
-        return s.error();
     p.locked = *locked;
     if (json.contains("notes")) {
         if (!json.at("notes").is_string())

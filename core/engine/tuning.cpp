@@ -71,6 +71,16 @@ struct ParameterPlan {
     enum class Kind { PerRun, OneRun, Shared } kind = Kind::PerRun;
     std::vector<int> runs;
     std::vector<std::string> paths; ///< per experiment run ("" for runs not tuned)
+
+    /** Tunes run `r` at `full` when the run has that parameter; false when it has not. */
+    bool addIfPresent(const Experiment &e, int r, const std::string &full)
+    {
+        if (!findPath(e.resolved, full))
+            return false;
+        runs.push_back(r);
+        paths[static_cast<std::size_t>(r)] = full;
+        return true;
+    }
 };
 
 Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path)
@@ -78,11 +88,7 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
     if (path.find(',') != std::string::npos) {
         // Alternatives, for runs whose algorithms name their step differently
         // ("params.alpha,params.stepsize.a"): each run takes the first it has.
-        std::vector<std::string> alternatives;
-        std::stringstream in(path);
-        std::string part;
-        while (std::getline(in, part, ','))
-            alternatives.push_back(part);
+        const std::vector<std::string> alternatives = splitText(path, ',');
         ParameterPlan plan;
         plan.paths.assign(e.runs.size(), "");
         for (const auto &alternative : alternatives) {
@@ -94,14 +100,9 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
                                                                       "to a run (params.…, privacy.…), e.g. params.alpha,params.stepsize");
         }
         for (std::size_t r = 0; r < e.runs.size(); ++r)
-            for (const auto &alternative : alternatives) {
-                const std::string full = indexPath("runs", r) + "." + alternative;
-                if (findPath(e.resolved, full)) {
-                    plan.runs.push_back(static_cast<int>(r));
-                    plan.paths[r] = full;
+            for (const auto &alternative : alternatives)
+                if (plan.addIfPresent(e, static_cast<int>(r), indexPath("runs", r) + "." + alternative))
                     break;
-                }
-            }
         return plan;
     }
     const auto parsed = splitJsonPath(path, "--param");
@@ -117,13 +118,8 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
         const std::string rest = path.substr(path.find(']') + 2);
         if (segments[1] == "[*]") {
             plan.kind = ParameterPlan::Kind::PerRun;
-            for (int r = 0; r < runCount; ++r) {
-                const std::string full = indexPath("runs", r) + "." + rest;
-                if (!findPath(e.resolved, full))
-                    continue;
-                plan.runs.push_back(r);
-                plan.paths[r] = full;
-            }
+            for (int r = 0; r < runCount; ++r)
+                plan.addIfPresent(e, r, indexPath("runs", r) + "." + rest);
         } else {
             const std::size_t index = jsonPathIndex(segments[1]);
             if (index >= e.runs.size())
@@ -136,13 +132,8 @@ Result<ParameterPlan> planParameter(const Experiment &e, const std::string &path
     } else if (isRunRelative(segments.front())) {
         // Relative: every run that has the parameter (a run of another algorithm may lack it and
         // is then left as it is, with the reason in the results).
-        for (int r = 0; r < runCount; ++r) {
-            const std::string full = indexPath("runs", r) + "." + path;
-            if (!findPath(e.resolved, full))
-                continue;
-            plan.runs.push_back(r);
-            plan.paths[r] = full;
-        }
+        for (int r = 0; r < runCount; ++r)
+            plan.addIfPresent(e, r, indexPath("runs", r) + "." + path);
     } else {
         plan.kind = ParameterPlan::Kind::Shared;
         for (int r = 0; r < runCount; ++r) {

@@ -168,27 +168,40 @@ std::string epsilonPerAgentCsv(const Experiment &experiment, const ExperimentRes
     return out;
 }
 
-std::string finalValuesCsv(const Experiment &experiment, const ExperimentResult &result)
+namespace {
+
+/** A table of final values: `leading` columns, then the mean and std of every metric's final
+ *  values; one row per run of every point, starting with rowStart(point, run). A metric a run
+ *  does not record gets empty cells. */
+template <class RowStart>
+std::string finalValuesTable(std::string leading, const ExperimentResult &result, RowStart rowStart)
 {
     const auto columns = metricColumns(result);
-    const bool sweep = experiment.sweep.has_value();
-    std::string out = sweep ? "value,run,status" : "run,status";
+    std::string out = std::move(leading);
     for (const auto &c : columns)
         out += "," + c + "_mean," + c + "_std";
     out += "\n";
     for (const auto &p : result.points)
         for (const auto &run : p.runs) {
-            const auto map = columnMap(columns, run);
-            if (sweep)
-                out += jsonText(p.value) + ",";
-            out += csvField(run.label) + "," + runStatusName(run.status());
-            for (int m : map) {
+            out += rowStart(p, run);
+            for (int m : columnMap(columns, run)) {
                 const Stats s = m < 0 ? Stats{} : stats(finalValues(run, m));
                 out += "," + formatValue(s.mean) + "," + formatValue(s.std);
             }
             out += "\n";
         }
     return out;
+}
+
+} // namespace
+
+std::string finalValuesCsv(const Experiment &experiment, const ExperimentResult &result)
+{
+    const bool sweep = experiment.sweep.has_value();
+    return finalValuesTable(sweep ? "value,run,status" : "run,status", result, [&](const auto &p, const RunResult &run) {
+        return (sweep ? jsonText(p.value) + "," : std::string()) + csvField(run.label) + ","
+               + runStatusName(run.status());
+    });
 }
 
 std::string metricsCsv(const Experiment &experiment, const ExperimentResult &result)
@@ -266,23 +279,9 @@ Json summaryJson(const Experiment &experiment, const ExperimentResult &result)
 
 std::string sweepCsv(const Experiment &experiment, const ExperimentResult &result)
 {
-    const auto columns = metricColumns(result);
-    std::string out = "parameter,value,run";
-    for (const auto &c : columns)
-        out += "," + c + "_mean," + c + "_std";
-    out += "\n";
-    for (const auto &p : result.points) {
-        for (const auto &run : p.runs) {
-            const auto map = columnMap(columns, run);
-            out += csvField(experiment.sweep->parameter) + "," + jsonText(p.value) + "," + csvField(run.label);
-            for (int m : map) {
-                const Stats s = m < 0 ? Stats{} : stats(finalValues(run, m));
-                out += "," + formatValue(s.mean) + "," + formatValue(s.std);
-            }
-            out += "\n";
-        }
-    }
-    return out;
+    return finalValuesTable("parameter,value,run", result, [&](const auto &p, const RunResult &run) {
+        return csvField(experiment.sweep->parameter) + "," + jsonText(p.value) + "," + csvField(run.label);
+    });
 }
 
 std::string traceCsv(const Experiment &experiment, const ExperimentResult &result)

@@ -90,30 +90,38 @@ void Graph::removeNode(int i)
     --mNodes;
 }
 
-std::vector<int> Graph::inNeighbours(int i) const
+namespace {
+
+enum class Direction { In, Out };
+
+/** The sorted in-neighbours (edges j → i) or out-neighbours (edges i → j) of i; on an undirected
+ *  graph both ends of an edge are neighbours of each other. */
+std::vector<int> neighboursAlong(const std::vector<Edge> &edges, bool directed, int i, Direction direction)
 {
+    const bool incoming = direction == Direction::In;
     std::vector<int> result;
-    for (const Edge &e : mEdges) {
-        if (e.to == i)
-            result.push_back(e.from);
-        else if (!mDirected && e.from == i)
-            result.push_back(e.to);
+    for (const Edge &e : edges) {
+        const int near = incoming ? e.to : e.from;
+        const int far = incoming ? e.from : e.to;
+        if (near == i)
+            result.push_back(far);
+        else if (!directed && far == i)
+            result.push_back(near);
     }
     std::sort(result.begin(), result.end());
     return result;
 }
 
+} // namespace
+
+std::vector<int> Graph::inNeighbours(int i) const
+{
+    return neighboursAlong(mEdges, mDirected, i, Direction::In);
+}
+
 std::vector<int> Graph::outNeighbours(int i) const
 {
-    std::vector<int> result;
-    for (const Edge &e : mEdges) {
-        if (e.from == i)
-            result.push_back(e.to);
-        else if (!mDirected && e.to == i)
-            result.push_back(e.from);
-    }
-    std::sort(result.begin(), result.end());
-    return result;
+    return neighboursAlong(mEdges, mDirected, i, Direction::Out);
 }
 
 int Graph::inDegree(int i) const

@@ -26,15 +26,6 @@ namespace {
 /** The scanners cut lines at this length (the rest is skipped): they only count. */
 constexpr std::size_t kMaxScanLine = 1 << 20;
 
-std::string_view trimView(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
-
 bool isNumber(std::string_view s)
 {
     s = trimView(s);
@@ -202,16 +193,28 @@ Result<std::uint64_t> idxDeclaredBytes(const std::vector<std::uint32_t> &dims, i
     return 4 + 4 * static_cast<std::uint64_t>(dims.size()) + values * static_cast<std::uint64_t>(elementSize);
 }
 
-Result<DataHeader> scanCsvHeader(const std::string &path, const CsvOptions &options)
+namespace {
+
+/** A reader of `path` for a header scan (lines cut at kMaxScanLine), or why it cannot be read. */
+Result<std::unique_ptr<LineReader>> openForScan(const std::string &path)
 {
     if (auto s = openable(path); !s)
         return s.error();
-    LineReader reader(path, kMaxScanLine, LineReader::LongLines::Cut);
-    if (!reader.isOpen())
+    auto reader = std::make_unique<LineReader>(path, kMaxScanLine, LineReader::LongLines::Cut);
+    if (!reader->isOpen())
         return Error::io(path, "cannot open file");
-    DataHeader header;
-    header.file = path;
-    header.format = "csv";
+    return reader;
+}
+
+} // namespace
+
+Result<DataHeader> scanCsvHeader(const std::string &path, const CsvOptions &options)
+{
+    auto opened = openForScan(path);
+    if (!opened)
+        return opened.error();
+    LineReader &reader = **opened;
+    DataHeader header{.file = path, .format = "csv"};
     std::string line;
     long long rows = 0;
     long long columns = 0;
@@ -246,33 +249,22 @@ Result<DataHeader> scanCsvHeader(const std::string &path, const CsvOptions &opti
 
 Result<DataHeader> scanLibsvmHeader(const std::string &path, int dimension)
 {
-    if (auto s = openable(path); !s)
-        return s.error();
-    LineReader reader(path, kMaxScanLine, LineReader::LongLines::Cut);
-    if (!reader.isOpen())
-        return Error::io(path, "cannot open file");
-    DataHeader header;
-    header.file = path;
-    header.format = "libsvm";
+    auto opened = openForScan(path);
+    if (!opened)
+        return opened.error();
+    LineReader &reader = **opened;
+    DataHeader header{.file = path, .format = "libsvm"};
     std::string line;
     long long rows = 0;
     long long maxIndex = 0;
     while (reader.next(line)) {
-        std::string_view text(line);
-        if (const auto hash = text.find('#'); hash != std::string_view::npos)
-            text = text.substr(0, hash);
-        text = trimView(text);
+        const std::string_view text = libsvmContent(line);
         if (text.empty())
             continue;
         ++rows;
         std::size_t pos = 0;
         while (pos < text.size()) {
-            while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
-                ++pos;
-            const std::size_t start = pos;
-            while (pos < text.size() && !std::isspace(static_cast<unsigned char>(text[pos])))
-                ++pos;
-            const auto token = text.substr(start, pos - start);
+            const auto token = nextToken(text, pos);
             const auto colon = token.find(':');
             if (colon == std::string_view::npos || colon == 0)
                 continue;

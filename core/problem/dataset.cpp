@@ -57,19 +57,10 @@ bool isBlank(const std::string &s)
     return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); });
 }
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
-        s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
-        s.remove_suffix(1);
-    return s;
-}
-
 /** Parses the whole of `s` as a finite double ("+1.5", "-2e3", ".5"); false otherwise. */
 bool parseNumber(std::string_view s, double &value)
 {
-    s = trim(s);
+    s = trimView(s);
     if (!s.empty() && s.front() == '+')
         s.remove_prefix(1);
     if (s.empty())
@@ -99,13 +90,13 @@ std::vector<std::string> splitCsv(const std::string &line, char separator)
         } else if (c == '"') {
             quoted = true;
         } else if (c == separator) {
-            cells.emplace_back(trim(cell));
+            cells.emplace_back(trimView(cell));
             cell.clear();
         } else {
             cell += c;
         }
     }
-    cells.emplace_back(trim(cell));
+    cells.emplace_back(trimView(cell));
     return cells;
 }
 
@@ -138,7 +129,7 @@ Result<Dataset> loadCsv(const std::string &path, const CsvOptions &options)
     int headerLine = 0;
     bool first = true;
     while (reader.next(line)) {
-        if (isBlank(line) || trim(line).front() == '#')
+        if (isBlank(line) || trimView(line).front() == '#')
             continue;
         const int number = reader.lineNumber();
         const auto cells = splitCsv(line, options.separator);
@@ -247,32 +238,21 @@ Result<Dataset> loadLibsvm(const std::string &path, int dimension)
     long long maxIndex = 0;
     std::string line;
     while (reader.next(line)) {
-        std::string_view text(line);
-        if (const auto hash = text.find('#'); hash != std::string_view::npos)
-            text = text.substr(0, hash);
-        text = trim(text);
+        const std::string_view text = libsvmContent(line);
         if (text.empty())
             continue;
         const int number = reader.lineNumber();
         const auto row = static_cast<Eigen::Index>(labels.size());
 
         std::size_t pos = 0;
-        auto nextToken = [&]() {
-            while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
-                ++pos;
-            const std::size_t start = pos;
-            while (pos < text.size() && !std::isspace(static_cast<unsigned char>(text[pos])))
-                ++pos;
-            return text.substr(start, pos - start);
-        };
-        const auto labelToken = nextToken();
+        const auto labelToken = nextToken(text, pos);
         double label;
         if (!parseNumber(labelToken, label))
             return Error::parse(at(path, number),
                                 "label " + quote(labelToken) + " is not a finite number");
         labels.push_back(label);
         long long previous = 0;
-        for (auto token = nextToken(); !token.empty(); token = nextToken()) {
+        for (auto token = nextToken(text, pos); !token.empty(); token = nextToken(text, pos)) {
             const auto colon = token.find(':');
             if (colon == std::string_view::npos)
                 return Error::parse(at(path, number),

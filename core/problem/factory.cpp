@@ -51,19 +51,6 @@ std::vector<ParamSpec> concat(std::vector<ParamSpec> a, const std::vector<ParamS
     return a;
 }
 
-/** Resolves the plain keys of `given` (an object) against `specs`, ignoring `skip` keys (nested
- *  objects the caller resolves itself). */
-Result<Json> resolveExcept(const std::vector<ParamSpec> &specs, const Json &given,
-                           const std::string &path, const std::vector<std::string> &skip)
-{
-    if (!given.is_object())
-        return Error::invalid(path, "must be an object");
-    Json rest = given;
-    for (const auto &key : skip)
-        rest.erase(key);
-    return resolveParams(specs, rest, path);
-}
-
 std::uint64_t chooseSeed(long long own, long long parent, std::uint64_t experiment)
 {
     if (own >= 0)
@@ -169,12 +156,11 @@ readQuadraticAgents(const Json &list, int agents, Eigen::Index d, const std::str
 
 Result<Json> resolveQuadratic(const Json &spec, const ProblemContext &context)
 {
-    auto resolved = resolveExcept(quadraticTopSpecs(), spec, context.path,
-                                  {"type", "agents", "random"});
+    auto resolved = resolveProblemKeys(quadraticTopSpecs(), spec, context.path, "quadratic",
+                                       {"agents", "random"});
     if (!resolved)
         return resolved.error();
     Json out = *resolved;
-    out["type"] = "quadratic";
     const bool explicitAgents = spec.contains("agents");
     if (explicitAgents && spec.contains("random"))
         return Error::invalid(joinPath(context.path, "random"),
@@ -376,11 +362,10 @@ Result<Json> resolveData(const Json &given, const DataProblemKind &kind, const s
 Result<Json> resolveDataProblem(const Json &spec, const ProblemContext &context,
                                 const DataProblemKind &kind)
 {
-    auto resolved = resolveExcept(dataTopSpecs(kind), spec, context.path, {"type", "data"});
+    auto resolved = resolveProblemKeys(dataTopSpecs(kind), spec, context.path, kind.id, {"data"});
     if (!resolved)
         return resolved.error();
     Json out = *resolved;
-    out["type"] = kind.id;
     auto data = resolveData(spec.contains("data") ? spec["data"] : Json::object(), kind,
                             joinPath(context.path, "data"));
     if (!data)

@@ -14,9 +14,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace dplab {
 
@@ -95,5 +97,37 @@ private:
     int mLine = 0;
     bool mTooLong = false;
 };
+
+// --- Line content shared by the loaders and the scanners ---------------------------------------
+
+/** `s` without leading and trailing white space. */
+inline std::string_view trimView(std::string_view s)
+{
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front())))
+        s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
+        s.remove_suffix(1);
+    return s;
+}
+
+/** What a LIBSVM line holds: the text before a '#' comment, without surrounding white space. */
+inline std::string_view libsvmContent(std::string_view line)
+{
+    if (const auto hash = line.find('#'); hash != std::string_view::npos)
+        line = line.substr(0, hash);
+    return trimView(line);
+}
+
+/** The white-space-separated token of `text` at or after `pos`, which moves past it; "" at the
+ *  end of the text. */
+inline std::string_view nextToken(std::string_view text, std::size_t &pos)
+{
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])))
+        ++pos;
+    const std::size_t start = pos;
+    while (pos < text.size() && !std::isspace(static_cast<unsigned char>(text[pos])))
+        ++pos;
+    return text.substr(start, pos - start);
+}
 
 } // namespace dplab

@@ -5,6 +5,7 @@
 
 #include "dplab/common/agentteam.h"
 #include "dplab/common/decomposition.h"
+#include "problem/problementry.h"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -65,6 +66,18 @@ bool positiveDefinite(double minEigenvalue, double maxEigenvalue)
     return maxEigenvalue > 0.0 && minEigenvalue > 1e-12 * maxEigenvalue;
 }
 
+/** S⁻¹ rhs by a Cholesky factorization when the symmetric S (eigenvalues in [lo, hi]) is
+ *  positive definite; none otherwise. `name` names S in an internal error. */
+std::optional<Eigen::VectorXd> solvePositiveDefinite(const Eigen::MatrixXd &S, double lo, double hi,
+                                                     const Eigen::VectorXd &rhs, const char *name)
+{
+    if (!positiveDefinite(lo, hi))
+        return std::nullopt;
+    const Eigen::LLT<Eigen::MatrixXd> llt(S);
+    requireDecomposed(name, "Cholesky factorization", llt.info());
+    return Eigen::VectorXd(llt.solve(rhs));
+}
+
 Json samplesPerAgent(const AgentSamples &data)
 {
     Json counts = Json::array();
@@ -80,6 +93,14 @@ Json merged(Json base, const Json &facts)
         for (auto it = facts.begin(); it != facts.end(); ++it)
             base[it.key()] = it.value();
     return base;
+}
+
+/** problemFacts and, for the problems made of agents' samples, λ and the samples. */
+Json sampleFacts(const Problem &problem, double lambda, const AgentSamples &data)
+{
+    return merged(problemFacts(problem), Json{{"lambda", lambda},
+                                           {"samples", data.X.rows()},
+                                           {"samples_per_agent", samplesPerAgent(data)}});
 }
 
 } // namespace
@@ -152,22 +173,15 @@ std::optional<Eigen::MatrixXd> QuadraticProblem::globalHessian(const Eigen::Vect
 
 std::optional<Eigen::VectorXd> QuadraticProblem::closedFormOptimum() const
 {
-    if (!positiveDefinite(mGlobalMu, mGlobalL))
-        return std::nullopt;
-    const Eigen::LLT<Eigen::MatrixXd> llt(mMeanA);
-    requireDecomposed("quadratic mean A", "Cholesky factorization", llt.info());
-    return Eigen::VectorXd(llt.solve(mMeanB));
+    return solvePositiveDefinite(mMeanA, mGlobalMu, mGlobalL, mMeanB, "quadratic mean A");
 }
 
 Json QuadraticProblem::describe() const
 {
-    return merged(Json{{"type", id()},
-                       {"agents", agentCount()},
-                       {"dimension", dimension()},
-                       {"smoothness", mLocalL},
-                       {"strong_convexity", mLocalMu},
-                       {"global_smoothness", mGlobalL},
-                       {"global_strong_convexity", mGlobalMu}},
+    return merged(merged(problemFacts(*this), Json{{"smoothness", mLocalL},
+                                                {"strong_convexity", mLocalMu},
+                                                {"global_smoothness", mGlobalL},
+                                                {"global_strong_convexity", mGlobalMu}}),
                   mFacts);
 }
 
@@ -354,23 +368,13 @@ std::optional<Eigen::MatrixXd> LeastSquaresProblem::globalHessian(const Eigen::V
 std::optional<Eigen::VectorXd> LeastSquaresProblem::closedFormOptimum() const
 {
     const auto [lo, hi] = eigenRange(mHessian, "least-squares Hessian");
-    if (!positiveDefinite(lo, hi))
-        return std::nullopt;
-    const Eigen::LLT<Eigen::MatrixXd> llt(mHessian);
-    requireDecomposed("least-squares Hessian", "Cholesky factorization", llt.info());
-    return Eigen::VectorXd(llt.solve(mRhs));
+    return solvePositiveDefinite(mHessian, lo, hi, mRhs, "least-squares Hessian");
 }
 
 Json LeastSquaresProblem::describe() const
 {
-    return merged(Json{{"type", id()},
-                       {"agents", agentCount()},
-                       {"dimension", dimension()},
-                       {"lambda", mLambda},
-                       {"samples", mData.X.rows()},
-                       {"samples_per_agent", samplesPerAgent(mData)},
-                       {"smoothness", mLocalL},
-                       {"strong_convexity", mLocalMu}},
+    return merged(merged(sampleFacts(*this, mLambda, mData),
+                         Json{{"smoothness", mLocalL}, {"strong_convexity", mLocalMu}}),
                   mFacts);
 }
 
@@ -538,17 +542,12 @@ std::optional<double> LogisticProblem::accuracy(const Eigen::VectorXd &x, bool t
 Json LogisticProblem::describe() const
 {
     const auto positives = (mData.y.array() > 0.0).count();
-    return merged(Json{{"type", id()},
-                       {"agents", agentCount()},
-                       {"dimension", dimension()},
-                       {"lambda", mLambda},
-                       {"samples", mData.X.rows()},
-                       {"samples_per_agent", samplesPerAgent(mData)},
-                       {"test_samples", mTest.samples()},
-                       {"positive_samples", positives},
-                       {"negative_samples", mData.X.rows() - positives},
-                       {"smoothness", mLocalL},
-                       {"strong_convexity", mLambda}},
+    return merged(merged(sampleFacts(*this, mLambda, mData),
+                         Json{{"test_samples", mTest.samples()},
+                              {"positive_samples", positives},
+                              {"negative_samples", mData.X.rows() - positives},
+                              {"smoothness", mLocalL},
+                              {"strong_convexity", mLambda}}),
                   mFacts);
 }
 

@@ -28,17 +28,6 @@ std::uint64_t chooseSeed(long long own, std::uint64_t experiment)
     return own >= 0 ? static_cast<std::uint64_t>(own) : experiment;
 }
 
-Result<Json> resolveWithout(const std::vector<ParamSpec> &specs, const Json &spec, const std::string &path,
-                            const std::vector<std::string> &skip)
-{
-    if (!spec.is_object())
-        return Error::invalid(path, "must be an object");
-    Json rest = spec;
-    for (const auto &key : skip)
-        rest.erase(key);
-    return resolveParams(specs, rest, path);
-}
-
 // --- (37) -------------------------------------------------------------------------------------
 
 std::vector<ParamSpec> logisticSpecs()
@@ -58,12 +47,7 @@ std::vector<ParamSpec> logisticSpecs()
 
 Result<Json> resolveLogistic(const Json &spec, const ProblemContext &context)
 {
-    auto resolved = resolveWithout(logisticSpecs(), spec, context.path, {"type"});
-    if (!resolved)
-        return resolved.error();
-    Json out = *resolved;
-    out["type"] = "nonconvex-logistic";
-    return out;
+    return resolveProblemKeys(logisticSpecs(), spec, context.path, "nonconvex-logistic");
 }
 
 Result<std::shared_ptr<const Problem>> buildLogistic(const Json &resolved, const ProblemContext &context)
@@ -112,11 +96,10 @@ Result<Eigen::VectorXd> readCoefficients(const Json &m, int agents, const std::s
 
 Result<Json> resolvePl(const Json &spec, const ProblemContext &context)
 {
-    auto resolved = resolveWithout(plSpecs(), spec, context.path, {"type", "m"});
+    auto resolved = resolveProblemKeys(plSpecs(), spec, context.path, "nonconvex-pl", {"m"});
     if (!resolved)
         return resolved.error();
     Json out = *resolved;
-    out["type"] = "nonconvex-pl";
     if (spec.contains("m")) {
         auto m = readCoefficients(spec["m"], context.agents, joinPath(context.path, "m"));
         if (!m)

@@ -56,13 +56,11 @@ std::optional<Eigen::VectorXd> RendezvousProblem::closedFormOptimum() const
 Json RendezvousProblem::describe() const
 {
     Json out = mFacts;
-    out["type"] = id();
-    out["objective"] = "f_i(x) = ‖x − a_i‖²";
-    out["agents"] = agentCount();
-    out["dimension"] = dimension();
-    out["points"] = matrixToJson(mPoints);
-    out["strong_convexity"] = 2.0; // local μ of every f_i
-    out["smoothness"] = 2.0;       // local L of every f_i
+    out.update(problemFacts(*this));
+    out.update(Json{{"objective", "f_i(x) = ‖x − a_i‖²"},
+                    {"points", matrixToJson(mPoints)},
+                    {"strong_convexity", 2.0}, // local μ of every f_i
+                    {"smoothness", 2.0}});     // local L of every f_i
     return out;
 }
 
@@ -129,16 +127,14 @@ double SingleSampleRidgeProblem::localSmoothness() const
 Json SingleSampleRidgeProblem::describe() const
 {
     Json out = mFacts;
-    out["type"] = id();
-    out["objective"] = "f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖²";
-    out["agents"] = agentCount();
-    out["dimension"] = dimension();
-    out["penalty"] = mPenalty;
-    out["features"] = matrixToJson(mU);
-    out["targets"] = vectorToJson(mV);
-    out["optimum"] = vectorToJson(*closedFormOptimum());
-    out["strong_convexity"] = localStrongConvexity(); // min_i μ_i
-    out["smoothness"] = localSmoothness();            // max_i L_i
+    out.update(problemFacts(*this));
+    out.update(Json{{"objective", "f_i(x) = (u_iᵀx − v_i)² + ρ‖x‖²"},
+                    {"penalty", mPenalty},
+                    {"features", matrixToJson(mU)},
+                    {"targets", vectorToJson(mV)},
+                    {"optimum", vectorToJson(*closedFormOptimum())},
+                    {"strong_convexity", localStrongConvexity()}, // min_i μ_i
+                    {"smoothness", localSmoothness()}});          // max_i L_i
     return out;
 }
 
@@ -217,16 +213,10 @@ std::uint64_t problemSeed(const Json &resolved, const ProblemContext &context)
 
 Result<Json> resolveRendezvous(const Json &spec, const ProblemContext &context)
 {
-    if (!spec.is_object())
-        return Error::invalid(context.path, "must be an object");
-    Json rest = spec;
-    rest.erase("type");
-    rest.erase("points");
-    auto resolved = resolveParams(rendezvousSpecs(), rest, context.path);
+    auto resolved = resolveProblemKeys(rendezvousSpecs(), spec, context.path, "rendezvous", {"points"});
     if (!resolved)
         return resolved.error();
     Json out = *resolved;
-    out["type"] = "rendezvous";
     if (!(paramReal(out, "low") < paramReal(out, "high")))
         return Error::invalid(joinPath(context.path, "high"), "must be > low");
     if (spec.contains("points")) {
@@ -280,16 +270,7 @@ Result<std::shared_ptr<const Problem>> buildRendezvous(const Json &resolved, con
 
 Result<Json> resolvePaper003Ridge(const Json &spec, const ProblemContext &context)
 {
-    if (!spec.is_object())
-        return Error::invalid(context.path, "must be an object");
-    Json rest = spec;
-    rest.erase("type");
-    auto resolved = resolveParams(paper003RidgeSpecs(), rest, context.path);
-    if (!resolved)
-        return resolved.error();
-    Json out = *resolved;
-    out["type"] = "paper003-ridge";
-    return out;
+    return resolveProblemKeys(paper003RidgeSpecs(), spec, context.path, "paper003-ridge");
 }
 
 Result<std::shared_ptr<const Problem>> buildPaper003Ridge(const Json &resolved, const ProblemContext &context)

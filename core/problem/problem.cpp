@@ -133,6 +133,28 @@ ProblemEntry problemEntry(std::string id, std::string name, std::string referenc
     return entry;
 }
 
+Json problemFacts(const Problem &problem)
+{
+    return Json{{"type", problem.id()}, {"agents", problem.agentCount()}, {"dimension", problem.dimension()}};
+}
+
+Result<Json> resolveProblemKeys(const std::vector<ParamSpec> &specs, const Json &spec,
+                                const std::string &path, const std::string &type,
+                                const std::vector<std::string> &nested)
+{
+    if (!spec.is_object())
+        return Error::invalid(path, "must be an object");
+    Json rest = spec;
+    rest.erase("type");
+    for (const auto &key : nested)
+        rest.erase(key);
+    auto resolved = resolveParams(specs, rest, path);
+    if (!resolved)
+        return resolved.error();
+    (*resolved)["type"] = type;
+    return resolved;
+}
+
 const std::vector<Descriptor> &problemDescriptors()
 {
     static const std::vector<Descriptor> descriptors = descriptorsOf(problemRegistry());

@@ -19,4 +19,14 @@ ProblemEntry problemEntry(std::string id, std::string name, std::string referenc
                           decltype(ProblemEntry::resolve) resolve,
                           decltype(ProblemEntry::build) build);
 
+/** What every problem's description states: its type, agents and dimension. */
+Json problemFacts(const Problem &problem);
+
+/** The resolve step's common part: the plain keys of `spec` (an object; else an error naming
+ *  `path`) resolved against `specs`, without "type" and the `nested` keys the caller resolves
+ *  itself, and "type" set to `type`. */
+Result<Json> resolveProblemKeys(const std::vector<ParamSpec> &specs, const Json &spec,
+                                const std::string &path, const std::string &type,
+                                const std::vector<std::string> &nested = {});
+
 } // namespace dplab

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/problem/stream.h"
 
+#include "dplab/common/enumnames.h"
 #include "dplab/privacy/rng.h"
 #include "problem/vectormath.h"
 
@@ -63,15 +64,10 @@ std::string normaliseLabels(SampleLoss loss, Eigen::VectorXd &labels, int classe
 
 const char *sampleLossName(SampleLoss loss)
 {
-    switch (loss) {
-    case SampleLoss::Logistic:
-        return "logistic";
-    case SampleLoss::LeastSquares:
-        return "least-squares";
-    case SampleLoss::Softmax:
-        return "softmax";
-    }
-    return "logistic";
+    return nameIn<SampleLoss>({{SampleLoss::Logistic, "logistic"},
+                               {SampleLoss::LeastSquares, "least-squares"},
+                               {SampleLoss::Softmax, "softmax"}},
+                              loss, "logistic");
 }
 
 Result<std::shared_ptr<const OnlineStreamProblem>>

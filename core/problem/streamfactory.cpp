@@ -9,6 +9,7 @@
 
 #include "dplab/problem/dataset.h"
 #include "dplab/problem/objectives.h"
+#include "problem/problementry.h"
 
 #include <algorithm>
 
@@ -71,13 +72,7 @@ Json logisticSpecOf(const Json &spec)
 
 Result<Json> resolveOnline(const Json &spec, const ProblemContext &context)
 {
-    if (!spec.is_object())
-        return Error::invalid(context.path, "must be an object");
-    Json own = spec;
-    own.erase("type");
-    for (const auto &key : logisticKeys())
-        own.erase(key);
-    auto resolved = resolveParams(streamSpecs(), own, context.path);
+    auto resolved = resolveProblemKeys(streamSpecs(), spec, context.path, "online-logistic", logisticKeys());
     if (!resolved)
         return resolved.error();
     ProblemContext one = context;
@@ -86,7 +81,6 @@ Result<Json> resolveOnline(const Json &spec, const ProblemContext &context)
     if (!logistic)
         return logistic.error();
     Json out = *resolved;
-    out["type"] = "online-logistic";
     for (const auto &key : logisticKeys())
         out[key] = logistic->at(key);
     return out;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/teaching/frontier.h"
 
+#include "dplab/common/csv.h"
 #include "dplab/engine/metrics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
-#include <sstream>
 
 namespace dplab {
 
@@ -39,11 +39,7 @@ Result<std::vector<double>> parseEpsilonList(const std::string &text, const std:
     };
     std::vector<double> out;
     if (text.find(':') != std::string::npos) {
-        std::vector<std::string> parts;
-        std::stringstream in(text);
-        std::string part;
-        while (std::getline(in, part, ':'))
-            parts.push_back(part);
+        const std::vector<std::string> parts = splitText(text, ':');
         if (parts.size() != 3)
             return Error::invalid(what, "a range is FROM:TO:COUNT (e.g. 0.1:100:7), got \"" + text + "\"");
         auto lo = number(parts[0]);
@@ -67,9 +63,7 @@ Result<std::vector<double>> parseEpsilonList(const std::string &text, const std:
             return Error::invalid(what, "TO must be ≥ FROM in \"" + text + "\"");
         return logSpaced(*lo, *hi, static_cast<int>(count));
     }
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, ',')) {
+    for (const std::string &part : splitText(text, ',')) {
         auto v = number(part);
         if (!v)
             return v.error();

@@ -47,6 +47,15 @@ std::string validateWith(const std::filesystem::path &dir, const std::function<v
     return "validate " + writeExperiment(dir, doc);
 }
 
+/** `command` (validate, validate --deep) of the base experiment on the logistic problem of the
+ *  CSV file `file` in `dir`. */
+std::string onCsvData(const std::filesystem::path &dir, const std::string &file, const std::string &command)
+{
+    Json e = base();
+    e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", file}}}};
+    return command + " " + writeExperiment(dir, e);
+}
+
 std::string tuneWith(const std::filesystem::path &dir, const std::string &options)
 {
     return "tune " + writeExperiment(dir, base()) + " " + options + " --quiet";
@@ -114,24 +123,16 @@ std::vector<ErrorCase> cases()
              });
          }},
         {"data-missing", "problem.data.path",
-         [](const auto &dir) {
-             return validateWith(dir, [](Json &e) {
-                 e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "nope.csv"}}}};
-             });
-         }},
+         [](const auto &dir) { return onCsvData(dir, "nope.csv", "validate"); }},
         {"data-malformed", "bad.csv:3: column 2: \"oops\" is not a finite number",
          [](const auto &dir) {
              writeText(dir / "bad.csv", "1,2,0\n3,4,1\n5,oops,0\n7,8,1\n");
-             Json e = base();
-             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "bad.csv"}}}};
-             return "validate --deep " + writeExperiment(dir, e);
+             return onCsvData(dir, "bad.csv", "validate --deep");
          }},
         {"data-label", "found 3 (0, 1, 2); the labels were read from column 3 of 3, the last (label_column -1); choose another with label_column",
          [](const auto &dir) {
              writeText(dir / "three.csv", "x,y,class\n1,0,0\n2,1,1\n3,0,2\n4,1,0\n5,0,1\n6,1,2\n");
-             Json e = base();
-             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "three.csv"}}}};
-             return "validate --deep " + writeExperiment(dir, e);
+             return onCsvData(dir, "three.csv", "validate --deep");
          }},
         {"data-header", "truncated: the header declares",
          [](const auto &dir) {
@@ -154,9 +155,7 @@ std::vector<ErrorCase> cases()
              gzwrite(f, csv.data(), static_cast<unsigned>(csv.size()));
              gzclose(f);
              std::filesystem::resize_file(file, std::filesystem::file_size(file) / 2);
-             Json e = base();
-             e["problem"] = Json{{"type", "logistic"}, {"data", {{"source", "csv"}, {"path", "d.csv.gz"}}}};
-             return "validate " + writeExperiment(dir, e);
+             return onCsvData(dir, "d.csv.gz", "validate");
          }},
         {"limit-memory", "problem.dimension: the experiment needs an estimated",
          [](const auto &dir) { return validateWith(dir, [](Json &e) { e["problem"]["dimension"] = 100000; }); }},

@@ -110,6 +110,14 @@ protected:
             args += quotedPath(mDir / n) + " ";
         return runCli("merge " + args + "--out " + quotedPath(mDir / "merged"));
     }
+    /** Merging `names` is refused (exit code 2) with a message holding each of `words`. */
+    void expectRefused(const std::vector<std::string> &names, std::initializer_list<const char *> words)
+    {
+        const auto r = merge(names);
+        EXPECT_EQ(r.exitCode, 2);
+        for (const char *word : words)
+            EXPECT_NE(r.err.find(word), std::string::npos) << r.err;
+    }
     TempDir mDir;
     std::string mFile;
 };
@@ -133,28 +141,19 @@ TEST_F(MergeFailures, AMissingShardIsNamed)
 TEST_F(MergeFailures, ADuplicatedShardIsNamed)
 {
     fs::copy(mDir / "s2", mDir / "s2-copy", fs::copy_options::recursive);
-    auto r = merge({"s1", "s2", "s2-copy", "s3"});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("s2-copy"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("shard 2/3 again"), std::string::npos) << r.err;
+    expectRefused({"s1", "s2", "s2-copy", "s3"}, {"s2-copy", "shard 2/3 again"});
 }
 
 TEST_F(MergeFailures, AShardOfAnotherExperimentIsNamed)
 {
     ASSERT_EQ(runShard(2, 3, "--seed 99", "other-seed"), 0);
-    auto r = merge({"s1", "other-seed", "s3"});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("other-seed"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("another experiment"), std::string::npos) << r.err;
+    expectRefused({"s1", "other-seed", "s3"}, {"other-seed", "another experiment"});
 }
 
 TEST_F(MergeFailures, AShardOfAnotherSplitIsNamed)
 {
     ASSERT_EQ(runShard(2, 4, "", "of-four"), 0);
-    auto r = merge({"s1", "of-four", "s3"});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("of-four"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("shard 2/4"), std::string::npos) << r.err;
+    expectRefused({"s1", "of-four", "s3"}, {"of-four", "shard 2/4"});
 }
 
 TEST_F(MergeFailures, AShardOfAnotherVersionIsNamed)
@@ -162,10 +161,7 @@ TEST_F(MergeFailures, AShardOfAnotherVersionIsNamed)
     Json manifest = Json::parse(readText(mDir / "s3" / "manifest.json"));
     manifest["dplab_version"] = "0.0.1-other";
     writeText(mDir / "s3" / "manifest.json", manifest.dump(2));
-    auto r = merge({"s1", "s2", "s3"});
-    EXPECT_EQ(r.exitCode, 2);
-    EXPECT_NE(r.err.find("s3"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("DPLab 0.0.1-other"), std::string::npos) << r.err;
+    expectRefused({"s1", "s2", "s3"}, {"s3", "DPLab 0.0.1-other"});
 }
 
 TEST_F(MergeFailures, AFolderWithoutManifestOrMarkedIncompleteIsRefused)

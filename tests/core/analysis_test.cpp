@@ -109,11 +109,7 @@ TEST(Analysis, SingularValuesDescend)
 TEST(Analysis, LeftPerronVectorByHand)
 {
     // 0 -> 1, 1 -> 2, 2 -> 0, 0 -> 2. In-neighbours: N(0) = {2}, N(1) = {0}, N(2) = {0, 1}.
-    Graph g(3, true);
-    g.addEdge(0, 1);
-    g.addEdge(1, 2);
-    g.addEdge(2, 0);
-    g.addEdge(0, 2);
+    const Graph g = Graph::fromEdges(3, true, {{0, 1}, {1, 2}, {2, 0}, {0, 2}});
     Eigen::MatrixXd r = build(g, "uniform-row", WeightRole::Row);
     Eigen::MatrixXd expectedR(3, 3);
     expectedR << 1.0 / 2, 0, 1.0 / 2,

@@ -81,5 +81,17 @@ TEST(Csv, RandomFieldsRoundTrip)
     }
 }
 
+TEST(Csv, SplitTextKeepsInnerEmptyPiecesAndDropsAFinalOne)
+{
+    using Pieces = std::vector<std::string>;
+    EXPECT_EQ(splitText("0.1,1,10", ','), (Pieces{"0.1", "1", "10"}));
+    EXPECT_EQ(splitText("a,,b", ','), (Pieces{"a", "", "b"}));
+    EXPECT_EQ(splitText("a,b,", ','), (Pieces{"a", "b"}));
+    EXPECT_EQ(splitText(",a", ','), (Pieces{"", "a"}));
+    EXPECT_EQ(splitText("", ','), Pieces{});
+    EXPECT_EQ(splitText("0.1:100:7", ':'), (Pieces{"0.1", "100", "7"}));
+    EXPECT_EQ(splitText("a,b", ':'), Pieces{"a,b"});
+}
+
 } // namespace
 } // namespace dplab

@@ -257,11 +257,7 @@ TEST(Connectivity, DirectedFailureFlagsEveryCause)
 {
     // 3 cannot be reached from 0 and 2 cannot reach 0: both are flagged and both causes named
     // (only 3 was, before).
-    Graph g(4, true);
-    g.addEdge(0, 1);
-    g.addEdge(1, 0);
-    g.addEdge(0, 2);
-    g.addEdge(3, 0);
+    const Graph g = Graph::fromEdges(4, true, {{0, 1}, {1, 0}, {0, 2}, {3, 0}});
     const Connectivity c = analyseConnectivity(g);
     EXPECT_FALSE(c.connected);
     EXPECT_EQ(c.offending, (std::vector<int>{2, 3}));

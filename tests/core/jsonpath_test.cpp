@@ -94,7 +94,12 @@ TEST(JsonPath, SweepsSetTheSyntaxAndRefuseTheRest)
     EXPECT_EQ(doc["runs"][1]["params"]["stepsize"], 0.4);
     ASSERT_TRUE(setJsonPath(doc, "runs[0].privacy.noise_theta", 0.5).ok()); // creates the object
     EXPECT_EQ(doc["runs"][0]["privacy"]["noise_theta"], 0.5);
+    ASSERT_TRUE(setJsonPath(doc, "runs[0].privacy.noise_theta", 0.7).ok()); // into the object
+    EXPECT_EQ(doc["runs"][0]["privacy"]["noise_theta"], 0.7);
     EXPECT_FALSE(setJsonPath(doc, "runs[99999999999999999999999].params.stepsize", 1).ok());
+    EXPECT_FALSE(setJsonPath(doc, "runs[7].params.stepsize", 1).ok()); // no such run
+    doc["name"] = "two runs";
+    EXPECT_FALSE(setJsonPath(doc, "name.x", 1).ok()); // into a string
     for (const std::string &path : kInvalid) {
         Json copy = twoRuns();
         const Status s = setJsonPath(copy, path, 1);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "dplab/common/enumnames.h"
 #include "dplab/common/formatnumber.h"
 #include "dplab/common/params.h"
 
@@ -71,6 +72,20 @@ TEST(Params, PerAgentListsHaveOneValuePerAgent)
     auto badItem = resolveParams(specs(), Json{{"stepsize", {0.1, -0.2, 0.1}}}, "p", 3);
     ASSERT_FALSE(badItem.ok());
     EXPECT_EQ(badItem.error().where, "p.stepsize[1]");
+}
+
+TEST(EnumNames, ATableNamesEveryValueItHolds)
+{
+    enum class Colour { Red, Green, Blue };
+    const auto name = [](Colour c) {
+        return std::string(nameIn<Colour>({{Colour::Red, "red"}, {Colour::Green, "green"}}, c, "?"));
+    };
+    EXPECT_EQ(name(Colour::Red), "red");
+    EXPECT_EQ(name(Colour::Green), "green");
+    EXPECT_EQ(name(Colour::Blue), "?"); // not in the table: the fallback
+    EXPECT_STREQ(graphKindName(GraphKind::Undirected), "undirected");
+    EXPECT_STREQ(graphKindName(GraphKind::Directed), "directed");
+    EXPECT_STREQ(graphKindName(GraphKind::Either), "either");
 }
 
 } // namespace

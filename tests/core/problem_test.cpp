@@ -67,6 +67,18 @@ std::vector<Case> cases()
     };
 }
 
+/** Runs `check(problem)` on the problem of every case; a failure names the case. */
+template <class Check>
+void forEachCase(Check check)
+{
+    for (const auto &c : cases()) {
+        SCOPED_TRACE(c.name);
+        const auto problem = build(c.spec, c.agents);
+        ASSERT_TRUE(problem);
+        check(problem);
+    }
+}
+
 Eigen::MatrixXd randomPoint(int n, int d, std::uint64_t seed, double scale)
 {
     Rng rng(seed);
@@ -80,10 +92,7 @@ Eigen::MatrixXd randomPoint(int n, int d, std::uint64_t seed, double scale)
 
 TEST(Objectives, GradientsMatchCentralDifferences)
 {
-    for (const auto &c : cases()) {
-        SCOPED_TRACE(c.name);
-        auto problem = build(c.spec, c.agents);
-        ASSERT_TRUE(problem);
+    forEachCase([](const std::shared_ptr<const Problem> &problem) {
         const int n = problem->agentCount();
         const int d = problem->dimension();
         for (std::uint64_t point = 0; point < 3; ++point) {
@@ -108,15 +117,12 @@ TEST(Objectives, GradientsMatchCentralDifferences)
                           1e-6 * std::max(1.0, G.row(i).norm()))
                     << "agent " << i << " point " << point;
         }
-    }
+    });
 }
 
 TEST(Objectives, HessiansMatchDifferencesOfTheGradient)
 {
-    for (const auto &c : cases()) {
-        SCOPED_TRACE(c.name);
-        auto problem = build(c.spec, c.agents);
-        ASSERT_TRUE(problem);
+    forEachCase([](const std::shared_ptr<const Problem> &problem) {
         const int d = problem->dimension();
         const Eigen::VectorXd x = randomPoint(1, d, 7, 0.5).row(0).transpose();
         const auto H = problem->globalHessian(x);
@@ -130,15 +136,12 @@ TEST(Objectives, HessiansMatchDifferencesOfTheGradient)
                              / (2.0 * h);
         }
         EXPECT_LE((numeric - *H).norm(), 1e-6 * std::max(1.0, H->norm()));
-    }
+    });
 }
 
 TEST(Objectives, GlobalFunctionsAreAgentAverages)
 {
-    for (const auto &c : cases()) {
-        SCOPED_TRACE(c.name);
-        auto problem = build(c.spec, c.agents);
-        ASSERT_TRUE(problem);
+    forEachCase([](const std::shared_ptr<const Problem> &problem) {
         const int n = problem->agentCount();
         const Eigen::VectorXd x = randomPoint(1, problem->dimension(), 9, 1.0).row(0).transpose();
         const Eigen::MatrixXd X = x.transpose().replicate(n, 1);
@@ -149,7 +152,7 @@ TEST(Objectives, GlobalFunctionsAreAgentAverages)
         EXPECT_NEAR(problem->globalValue(x), values.mean(), 1e-12 * (1 + std::abs(values.mean())));
         EXPECT_LE((problem->globalGradient(x) - gradients.colwise().mean().transpose()).norm(),
                   1e-12 * (1 + gradients.norm()));
-    }
+    });
 }
 
 // --- Batched evaluation against one agent at a time -------------------------------------------
@@ -192,10 +195,7 @@ double naiveValue(const Problem &problem, int i, const Eigen::VectorXd &x)
 
 TEST(Objectives, BatchedEqualsOneAgentAtATime)
 {
-    for (const auto &c : cases()) {
-        SCOPED_TRACE(c.name);
-        auto problem = build(c.spec, c.agents);
-        ASSERT_TRUE(problem);
+    forEachCase([](const std::shared_ptr<const Problem> &problem) {
         const int n = problem->agentCount();
         const int d = problem->dimension();
         const Eigen::MatrixXd X = randomPoint(n, d, 21, 0.7);
@@ -214,7 +214,7 @@ TEST(Objectives, BatchedEqualsOneAgentAtATime)
             const double naive = naiveValue(*problem, i, X.row(i).transpose());
             EXPECT_NEAR(values(i), naive, 1e-12 * (1 + std::abs(naive))) << "agent " << i;
         }
-    }
+    });
 }
 
 TEST(Objectives, LogisticIsStableForHugeMargins)
@@ -260,19 +260,16 @@ TEST(Objectives, QuadraticClosedFormByHand)
 
 TEST(Objectives, ClosedFormsZeroTheGradient)
 {
-    for (const auto &c : cases()) {
-        auto problem = build(c.spec, c.agents);
-        ASSERT_TRUE(problem);
+    forEachCase([](const std::shared_ptr<const Problem> &problem) {
         if (problem->id() == "logistic")
-            continue;
-        SCOPED_TRACE(c.name);
+            return;
         const auto x = problem->closedFormOptimum();
         ASSERT_TRUE(x.has_value());
         const Eigen::VectorXd zero = Eigen::VectorXd::Zero(problem->dimension());
         const double scale = problem->globalGradient(zero).norm()
                              + problem->globalHessian(zero)->norm() * x->norm();
         EXPECT_LE(problem->globalGradient(*x).norm(), 1e-10 * std::max(1.0, scale));
-    }
+    });
 }
 
 TEST(Objectives, HomogeneousRandomQuadraticSharesTheMinimiser)

@@ -34,6 +34,14 @@ Json presetJson(const std::string &name)
     return doc.value();
 }
 
+/** The experiment `doc` is refused, the error at `where`. */
+void expectRefusedAt(const Json &doc, const std::string &where)
+{
+    const auto e = parseExperiment(doc, ".");
+    ASSERT_FALSE(e.ok()) << where;
+    EXPECT_EQ(e.error().where, where);
+}
+
 Experiment parse(const Json &doc)
 {
     auto e = parseExperiment(doc, std::string(DPLAB_TEST_SOURCE_DIR) + "/resources/presets");
@@ -295,13 +303,9 @@ TEST(TeachingAttack, AgentOutOfRangeNamesThePath)
 {
     Json doc = presetJson("teaching-eavesdropper.json");
     doc["eavesdropper"]["agent"] = 6;
-    auto e = parseExperiment(doc, ".");
-    ASSERT_FALSE(e.ok());
-    EXPECT_EQ(e.error().where, "eavesdropper.agent");
+    expectRefusedAt(doc, "eavesdropper.agent");
     doc["eavesdropper"] = Json{{"agnet", 1}};
-    e = parseExperiment(doc, ".");
-    ASSERT_FALSE(e.ok());
-    EXPECT_EQ(e.error().where, "eavesdropper.agnet");
+    expectRefusedAt(doc, "eavesdropper.agnet");
 }
 
 TEST(TeachingAttack, ComparisonDocumentPairsNoiseOnAndOff)
@@ -457,9 +461,7 @@ TEST(TeachingPresentation, ResolvedAndRoundTripped)
     const Experiment e = parse(presetJson("teaching-dgd-vs-tracking.json"));
     Json doc = e.resolved;
     doc["presentation"] = Json{{"hidden_panels", {"bits", "attack"}}};
-    auto bad = parseExperiment(doc, ".");
-    ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().where, "presentation.hidden_panels[0]");
+    expectRefusedAt(doc, "presentation.hidden_panels[0]");
     doc["presentation"] = Json{{"hidden_panels", {"attack", "frontier"}},
                                {"locked", {"runs[0].params.stepsize", "runs[*].init"}},
                                {"hidden_params", {"runs[1].params"}},
@@ -480,26 +482,18 @@ TEST(TeachingPresentation, ResolvedAndRoundTripped)
     EXPECT_EQ(*again.presentation, *p.presentation);
 
     doc["presentation"] = Json{{"locked", {"runs[3].params.stepsize"}}};
-    bad = parseExperiment(doc, ".");
-    ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().where, "presentation.locked[0]");
+    expectRefusedAt(doc, "presentation.locked[0]");
     doc["presentation"] = Json{{"notes", 3}};
-    bad = parseExperiment(doc, ".");
-    ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().where, "presentation.notes");
+    expectRefusedAt(doc, "presentation.notes");
     // "[*]": the path exists in at least one run (ldp-gt has an accountant, push-pull has not).
     const Experiment mixed = parse(presetJson("teaching-noise-accumulation.json"));
     EXPECT_NE(findJsonPath(mixed.resolved, "runs[*].privacy.accountant"), nullptr);
     EXPECT_EQ(findJsonPath(mixed.resolved, "runs[0].privacy.accountant"), nullptr);
     EXPECT_EQ(findJsonPath(mixed.resolved, "runs[*].privacy.acountant"), nullptr);
     doc["presentation"] = Json{{"live", "yes"}};
-    bad = parseExperiment(doc, ".");
-    ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().where, "presentation.live");
+    expectRefusedAt(doc, "presentation.live");
     doc["presentation"] = Json{{"lecture", true}};
-    bad = parseExperiment(doc, ".");
-    ASSERT_FALSE(bad.ok());
-    EXPECT_EQ(bad.error().where, "presentation.lecture");
+    expectRefusedAt(doc, "presentation.lecture");
 }
 
 // --- Frontier -----------------------------------------------------------------------------

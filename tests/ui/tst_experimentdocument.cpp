@@ -14,6 +14,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include "uitest.h"
+#include "windowtest.h"
 
 #include <QTest>
 #include <QUndoStack>
@@ -234,9 +235,7 @@ void TestExperimentDocument::saveOpenRoundTrip()
 
 void TestExperimentDocument::everyPresetRoundTrips_data()
 {
-    QTest::addColumn<QString>("preset");
-    for (const PresetInfo &p : PresetLibrary::presets())
-        QTest::newRow(qPrintable(p.fileName)) << p.resourcePath;
+    addPresetRows();
 }
 
 void TestExperimentDocument::everyPresetRoundTrips()

@@ -42,6 +42,22 @@ Graph path4()
     return g;
 }
 
+/** A graph document with its undo stack and its scene (no view). */
+struct Canvas {
+    QUndoStack stack;
+    GraphDocument doc{&stack};
+    GraphScene scene{&doc};
+};
+
+/** Shows `view` at 500×400, then loads `graph` into `doc`; false when the view is not exposed. */
+bool showLoaded(GraphView &view, GraphDocument &doc, const Graph &graph)
+{
+    if (!shown(view, 500, 400))
+        return false;
+    doc.load(graph, Json());
+    return true;
+}
+
 int count(GraphScene &scene, int type)
 {
     int n = 0;
@@ -73,9 +89,8 @@ private slots:
 
 void TestGraphScene::mirrorsDocument()
 {
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     doc.load(triangle(false), Json());
     QCOMPARE(count(scene, NodeItem::Type), 3);
     QCOMPARE(count(scene, EdgeItem::Type), 2);
@@ -98,9 +113,8 @@ void TestGraphScene::mirrorsDocument()
 
 void TestGraphScene::parallelArcsForReverseEdges()
 {
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     doc.load(triangle(true), Json());
     QVERIFY(scene.edgeItem({0, 1}));
     QVERIFY(!scene.edgeItem({1, 0}));
@@ -115,12 +129,10 @@ void TestGraphScene::parallelArcsForReverseEdges()
 
 void TestGraphScene::addNodeByClick()
 {
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     GraphView view(&scene);
-    QVERIFY(shown(view, 500, 400));
-    doc.load(triangle(false), Json());
+    QVERIFY(showLoaded(view, doc, triangle(false)));
     scene.setMode(GraphScene::Mode::AddNode);
     const QPointF where = scene.toScene({0, 0}); // the centre of the circle is empty
     QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.mapFromScene(where));
@@ -132,12 +144,10 @@ void TestGraphScene::addNodeByClick()
 
 void TestGraphScene::addEdgeByDrag()
 {
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     GraphView view(&scene);
-    QVERIFY(shown(view, 500, 400));
-    doc.load(triangle(true), Json());
+    QVERIFY(showLoaded(view, doc, triangle(true)));
     scene.setMode(GraphScene::Mode::AddEdge);
     const QPoint from = view.mapFromScene(scene.nodeItem(2)->pos());
     const QPoint to = view.mapFromScene(scene.nodeItem(0)->pos());
@@ -155,12 +165,10 @@ void TestGraphScene::addEdgeByDrag()
 
 void TestGraphScene::moveByDragIsOneCommand()
 {
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     GraphView view(&scene);
-    QVERIFY(shown(view, 500, 400));
-    doc.load(triangle(false), Json());
+    QVERIFY(showLoaded(view, doc, triangle(false)));
     const NodePosition before = doc.graph().positions()[1];
     const QPoint start = view.mapFromScene(scene.nodeItem(1)->pos());
     QTest::mousePress(view.viewport(), Qt::LeftButton, {}, start);
@@ -178,9 +186,8 @@ void TestGraphScene::moveByDragIsOneCommand()
 
 void TestGraphScene::deleteSelection()
 {
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     doc.load(triangle(false), Json());
     scene.edgeItem({1, 2})->setSelected(true);
     scene.deleteSelection();
@@ -215,9 +222,8 @@ void TestGraphScene::forceLayoutDoesNotOverlap()
         spec["p"] = 0.3;
     auto graph = generateGraph(spec, "graph.generator");
     QVERIFY2(graph.ok(), graph.ok() ? "" : graph.error().toString().c_str());
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     doc.load(*graph, Json());
     const Graph &g = doc.graph();
     doc.setLayout(forceDirectedLayout(g, g.positions()), QStringLiteral("force"));
@@ -232,9 +238,8 @@ void TestGraphScene::forceLayoutDoesNotOverlap()
 void TestGraphScene::fitEnlargesSmallDrawing()
 {
     // Fit Graph did not enlarge a small drawing (it stopped at 2.5×).
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     Graph g = path4();
     doc.load(g, Json());
     // A four-node path: a drawing ~250 scene units wide, small in a large view.
@@ -252,9 +257,8 @@ void TestGraphScene::weightLabelsDoNotOverlap()
     // Edge-weight labels on a dense graph piled up unreadably.
     auto graph = generateGraph(Json{{"type", "complete"}, {"nodes", 10}}, "graph.generator");
     QVERIFY(graph.ok());
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     doc.load(*graph, Json());
     const int n = doc.graph().nodeCount();
     scene.setWeightMatrices(Eigen::MatrixXd::Constant(n, n, 1.0 / n), Eigen::MatrixXd());
@@ -287,9 +291,8 @@ void TestGraphScene::editsDoNotRefitTheView()
 {
     // Deleting a node, adding an edge, toggling Directed and undoing re-fitted the view, so the
     // nodes jumped between clicks. Now only Fit Graph (and opening, generating) frames the graph.
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     Graph g = path4();
     g.setPositions({{0, 0}, {1, 0}, {2, 0.5}, {6, 3}}); // node 3 far out: deleting it shrinks the bounds
     doc.load(g, Json());
@@ -328,9 +331,8 @@ void TestGraphScene::denseGraphIsOneLayer()
                                "graph.generator");
     QVERIFY(graph.ok());
     QVERIFY(graph->edgeCount() > 140000);
-    QUndoStack stack;
-    GraphDocument doc(&stack);
-    GraphScene scene(&doc);
+    Canvas canvas;
+    auto &[stack, doc, scene] = canvas;
     doc.load(triangle(false), Json());
     QVERIFY(!scene.isDense());
     doc.replaceGraph(*graph, Json(), QStringLiteral("Generate"));

@@ -16,6 +16,7 @@
 #include "metricplot.h"
 #include "plotpanel.h"
 #include "runcontroller.h"
+#include "windowtest.h"
 
 #include <QElapsedTimer>
 #include <QSettings>
@@ -43,10 +44,7 @@ private slots:
 
 void TestGuiStall::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("DPLabTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_guistall"));
-    QSettings().clear();
+    useFreshTestSettings(QStringLiteral("tst_guistall"));
 }
 
 void TestGuiStall::longestStallWhileStreaming_data()
@@ -66,10 +64,7 @@ void TestGuiStall::longestStallWhileStreaming()
     QFETCH(long long, iterations);
     QFETCH(int, repetitions);
     MainWindow window;
-    QVERIFY(window.openPreset(preset));
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, preset, QSize(1400, 900)));
     ExperimentDocument *doc = window.document();
     doc->setValue("/iterations", iterations, QStringLiteral("longer"));
     doc->setValue("/repetitions", repetitions, QStringLiteral("more"));

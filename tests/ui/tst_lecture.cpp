@@ -29,6 +29,7 @@
 #include "teachingdock.h"
 #include "teachingpanel.h"
 #include "uitest.h"
+#include "windowtest.h"
 
 #include <qcustomplot.h>
 
@@ -298,10 +299,7 @@ void TestLecture::wheelChangesOnlyFocusedFields()
 {
     // Scrolling the panel turned Iterations 3000 into 2997 and made the file dirty.
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1280, 720)));
     const Json before = window.document()->toJson();
     int spins = 0, combos = 0;
     for (QAbstractSpinBox *box : window.findChildren<QAbstractSpinBox *>()) {
@@ -345,12 +343,16 @@ void TestLecture::wheelChangesOnlyFocusedFields()
     window.document()->undoStack()->setClean();
 }
 
-void TestLecture::openingAnotherExperimentForgetsTheLastOne_data()
+/** The two sizes a lecture is given at: the laptop's 100 % and the projector's 200 %. */
+void addScaleRows()
 {
     QTest::addColumn<double>("scale");
     QTest::newRow("100 %") << 1.0;
     QTest::newRow("200 %") << 2.0;
 }
+
+void TestLecture::openingAnotherExperimentForgetsTheLastOne_data() { addScaleRows(); }
+void TestLecture::presentationModePresentsAndRestores_data() { addScaleRows(); }
 
 void TestLecture::openingAnotherExperimentForgetsTheLastOne()
 {
@@ -441,10 +443,7 @@ void TestLecture::teachingTakesTheCentre()
     // The network was drawn twice: in the editor and small in the dock (3 of 6 nodes shown).
     QSettings().remove(QStringLiteral("mainWindow"));
     MainWindow window;
-    QVERIFY(window.openPreset(kTeachingPresets[0]));
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, kTeachingPresets[0], QSize(1280, 720)));
     window.resetLayout();
     TeachingDock *dock = teachingDock(window);
     QTRY_VERIFY2(window.centralWidget()->isVisible(),
@@ -470,10 +469,7 @@ void TestLecture::toolbarKeepsItsLayoutWhenUndoRenames()
 {
     // Undo became "Undo Add node", widened and pushed Redo into the toolbar's overflow.
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1280, 720)));
     auto *bar = window.findChild<QToolBar *>(QStringLiteral("GraphToolBar"));
     auto *undo = window.findChild<QAction *>(QStringLiteral("UndoButton"));
     auto *redo = window.findChild<QAction *>(QStringLiteral("RedoButton"));
@@ -518,13 +514,6 @@ void TestLecture::notesRenderFormulas()
     window.document()->undoStack()->setClean();
 }
 
-void TestLecture::presentationModePresentsAndRestores_data()
-{
-    QTest::addColumn<double>("scale");
-    QTest::newRow("100 %") << 1.0;
-    QTest::newRow("200 %") << 2.0;
-}
-
 void TestLecture::presentationModePresentsAndRestores()
 {
     // Presentation mode hid two tabs and nothing else; at 200 % the window grew to 743 px (the
@@ -532,10 +521,7 @@ void TestLecture::presentationModePresentsAndRestores()
     QFETCH(double, scale);
     QSettings().remove(QStringLiteral("mainWindow"));
     MainWindow window;
-    QVERIFY(window.openPreset(kTeachingPresets[0]));
-    window.setGeometry(0, 0, 1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, kTeachingPresets[0], QRect(0, 0, 1280, 720)));
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
     window.resetLayout();
@@ -600,10 +586,7 @@ void TestLecture::projectorSizeKeepsTheWindow()
     // 743 px (the status bar off screen), and it stayed so after going back to 100 %.
     QSettings().remove(QStringLiteral("mainWindow"));
     MainWindow window;
-    QVERIFY(window.openPreset(kTeachingPresets[0]));
-    window.setGeometry(0, 0, 1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, kTeachingPresets[0], QRect(0, 0, 1280, 720)));
     window.resetLayout();
     QCoreApplication::processEvents();
     const QRect before = window.geometry();
@@ -788,10 +771,7 @@ void TestLecture::nameShowsItsStart()
 {
     // The Name field showed the end of a long name ("…version with and without DP noise").
     MainWindow window;
-    QVERIFY(window.openPreset(kTeachingPresets[0]));
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, kTeachingPresets[0], QSize(1280, 720)));
     const QString name = QString::fromStdString(window.document()->toJson().value("name", std::string()));
     int found = 0;
     for (QLineEdit *edit : window.experimentPanel()->findChildren<QLineEdit *>())
@@ -813,10 +793,7 @@ void TestLecture::nothingIsClippedAt1280x720()
     for (const QString &preset : std::as_const(presets)) {
         QSettings().remove(QStringLiteral("mainWindow"));
         MainWindow window;
-        QVERIFY(window.openPreset(preset));
-        window.setGeometry(0, 0, 1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openShown(window, preset, QRect(0, 0, 1280, 720)));
         window.resetLayout();
         window.startRun();
         QTRY_VERIFY_WITH_TIMEOUT(window.hasFinishedRun(), 120000);

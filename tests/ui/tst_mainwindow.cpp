@@ -48,6 +48,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include "uitest.h"
+#include "windowtest.h"
 
 #include <QTest>
 #include <QUndoStack>
@@ -147,20 +148,14 @@ private slots:
 
 void TestMainWindow::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("DPLabTest"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-    QSettings().clear();
+    useFreshTestSettings(QStringLiteral("tst_mainwindow"));
     QVERIFY(!PresetLibrary::presets().isEmpty());
 }
 
 void TestMainWindow::opensDefaultPreset()
 {
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1400, 900)));
     QCOMPARE(nodeItems(window.graphScene()), 6);
     QVERIFY(window.windowTitle().contains(QStringLiteral("Push-Pull")));
     QVERIFY(!window.isWindowModified());
@@ -184,9 +179,7 @@ void TestMainWindow::titleShowsModifiedMarker()
 
 void TestMainWindow::everyPresetOpensAndRuns_data()
 {
-    QTest::addColumn<QString>("preset");
-    for (const PresetInfo &p : PresetLibrary::presets())
-        QTest::newRow(qPrintable(p.fileName)) << p.resourcePath;
+    addPresetRows();
 }
 
 void TestMainWindow::everyPresetOpensAndRuns()
@@ -279,9 +272,7 @@ void TestMainWindow::saveAndReopen()
 
 void TestMainWindow::panelFitsItsDock_data()
 {
-    QTest::addColumn<QString>("preset");
-    for (const PresetInfo &p : PresetLibrary::presets())
-        QTest::newRow(qPrintable(p.fileName)) << p.resourcePath;
+    addPresetRows();
 }
 
 void TestMainWindow::panelFitsItsDock()
@@ -290,10 +281,7 @@ void TestMainWindow::panelFitsItsDock()
     // need more width than the dock gives it.
     QFETCH(QString, preset);
     MainWindow window;
-    QVERIFY(window.openPreset(preset));
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, preset, QSize(1400, 900)));
     auto *area = window.experimentPanel()->findChild<QScrollArea *>();
     QVERIFY(area);
     for (int run = 0; run < window.document()->runCount(); ++run) {
@@ -523,10 +511,7 @@ void TestMainWindow::graphCanvasAcceptsDroppedFile()
     QString error;
     window.document()->setValue("/name", std::string("Dropped"), QStringLiteral("rename"));
     QVERIFY(window.document()->save(path, &error));
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1200, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1200, 800)));
     QMimeData mime;
     mime.setUrls({QUrl::fromLocalFile(path)});
     QWidget *canvas = window.graphView()->viewport();
@@ -666,10 +651,7 @@ void TestMainWindow::presentationSizeScalesTogether()
 {
     // View ▸ Presentation Size scales fonts, node labels, plot ticks and line widths together.
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1400, 900)));
     const double font = QApplication::font().pointSizeF();
     MetricPlot *plot = window.plotPanel()->plot(PlotPanel::Consensus);
     plot->replot();
@@ -854,10 +836,7 @@ void TestMainWindow::fitsAt1280x720()
     // At 1280×720 the experiment panel was cut off and the inspector wrapped words.
     QSettings().remove(QStringLiteral("mainWindow"));
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1280, 720);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1280, 720)));
     window.resetLayout();
     QCoreApplication::processEvents();
     auto *area = window.experimentPanel()->scrollArea();
@@ -872,10 +851,7 @@ void TestMainWindow::fitsAt1280x720()
 void TestMainWindow::resetLayoutRestoresDocks()
 {
     MainWindow window;
-    QVERIFY(window.openPreset(MainWindow::defaultPreset()));
-    window.resize(1400, 900);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(openShown(window, MainWindow::defaultPreset(), QSize(1400, 900)));
     auto *panel = window.findChild<QDockWidget *>(QStringLiteral("ExperimentDock"));
     auto *results = window.findChild<QDockWidget *>(QStringLiteral("PlotDock"));
     QVERIFY(panel && results);

@@ -32,6 +32,13 @@ std::shared_ptr<const Experiment> sweepExperiment(bool withSweep)
     });
 }
 
+/** The result of running `experiment` on two threads; null when the run fails. */
+std::shared_ptr<const ExperimentResult> runOnTwoThreads(const Experiment &experiment)
+{
+    auto result = Runner(RunnerOptions{2, false, 64}).run(experiment);
+    return result.ok() ? std::make_shared<const ExperimentResult>(std::move(result.value())) : nullptr;
+}
+
 } // namespace
 
 class TestSweepView : public QObject
@@ -49,9 +56,8 @@ private slots:
 void TestSweepView::plotsFinalMeanAgainstSweptValue()
 {
     auto experiment = sweepExperiment(true);
-    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
-    QVERIFY(result.ok());
-    auto shared = std::make_shared<const ExperimentResult>(std::move(result.value()));
+    const auto shared = runOnTwoThreads(*experiment);
+    QVERIFY(shared);
     SweepView view;
     view.setResult(experiment, shared);
     QVERIFY(view.hasSweep());
@@ -79,10 +85,10 @@ void TestSweepView::plotsFinalMeanAgainstSweptValue()
 void TestSweepView::withoutSweepExplains()
 {
     auto experiment = sweepExperiment(false);
-    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
-    QVERIFY(result.ok());
+    const auto result = runOnTwoThreads(*experiment);
+    QVERIFY(result);
     SweepView view;
-    view.setResult(experiment, std::make_shared<const ExperimentResult>(std::move(result.value())));
+    view.setResult(experiment, result);
     QVERIFY(!view.hasSweep());
     QCOMPARE(view.plot()->graphCount(), 0);
     QCOMPARE(view.plot()->itemCount(), 1);
@@ -98,8 +104,8 @@ void TestSweepView::withoutSweepExplains()
 void TestSweepView::tableMatchesFinalStats()
 {
     auto experiment = sweepExperiment(true);
-    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
-    QVERIFY(result.ok());
+    const auto result = runOnTwoThreads(*experiment);
+    QVERIFY(result);
     FinalValuesTable table;
     table.setResult(*result, QStringLiteral("runs[*].params.stepsize"));
     QCOMPARE(table.rowCount(), 6);
@@ -131,10 +137,10 @@ void TestSweepView::axisNamesTheParameter()
     QVERIFY2(sweepParameterTitle(QStringLiteral("runs[*].privacy.epsilon")).contains(QStringLiteral("ε")),
              qPrintable(sweepParameterTitle(QStringLiteral("runs[*].privacy.epsilon"))));
     auto experiment = sweepExperiment(true);
-    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
-    QVERIFY(result.ok());
+    const auto result = runOnTwoThreads(*experiment);
+    QVERIFY(result);
     SweepView view;
-    view.setResult(experiment, std::make_shared<const ExperimentResult>(std::move(result.value())));
+    view.setResult(experiment, result);
     QCOMPARE(view.plot()->xAxis->label(), step);
 }
 
@@ -142,9 +148,8 @@ void TestSweepView::legendHidesNoPoint()
 {
     // The legend sat inside the axes, over the last point (on screen and in the exported PNG).
     auto experiment = sweepExperiment(true);
-    auto result = Runner(RunnerOptions{2, false, 64}).run(*experiment);
-    QVERIFY(result.ok());
-    auto shared = std::make_shared<const ExperimentResult>(std::move(result.value()));
+    const auto shared = runOnTwoThreads(*experiment);
+    QVERIFY(shared);
     SweepView view;
     view.resize(700, 420);
     view.show();

@@ -21,6 +21,8 @@
 
 #include "uitest.h"
 
+#include <optional>
+
 using namespace dplab;
 
 namespace {
@@ -48,6 +50,35 @@ bool tuneAndWait(TuneDialog &dialog)
         qWarning("tuning failed: %s", qPrintable(failed.first().first().toString()));
     return !finished.isEmpty();
 }
+
+/** Tunes every run's stepsize over [0.01, hi] on a log scale for `metric`, `repetitions` per
+ *  candidate within `budget` jobs; false when the dialog does not know the metric. */
+bool configure(TuneDialog &dialog, double hi, const QString &metric, int repetitions, int budget)
+{
+    dialog.setRange(0.01, hi);
+    dialog.setLogScale(true);
+    const bool known = dialog.setMetric(metric);
+    dialog.setRepetitions(repetitions);
+    dialog.setBudget(budget);
+    return known;
+}
+
+/** A document, its live results and a Tune dialog on the document's runs[*].params.stepsize. */
+struct StepsizeTuning {
+    ExperimentDocument document;
+    LiveResults results;
+    std::optional<TuneDialog> dialog;
+
+    /** Loads `doc` (file names relative to the presets) and opens the dialog; false, with
+     *  *error set when the document does not load. */
+    bool open(const Json &doc, QString *error)
+    {
+        if (!document.loadJson(doc, kPresets, QString(), error))
+            return false;
+        dialog.emplace(&document, &results);
+        return dialog->setParameter(QStringLiteral("runs[*].params.stepsize"));
+    }
+};
 
 } // namespace
 
@@ -116,11 +147,7 @@ void TestTuneDialog::resultEqualsTheCliAtOneAndTwoThreads()
         QVERIFY(document.loadFile(file, &error));
         TuneDialog dialog(&document, &results);
         QVERIFY(dialog.setParameter(QStringLiteral("runs[*].params.stepsize")));
-        dialog.setRange(0.01, 1);
-        dialog.setLogScale(true);
-        QVERIFY(dialog.setMetric(QStringLiteral("optimality_gap")));
-        dialog.setRepetitions(2);
-        dialog.setBudget(28);
+        QVERIFY(configure(dialog, 1, QStringLiteral("optimality_gap"), 2, 28));
         dialog.setThreads(threads);
         QVERIFY(tuneAndWait(dialog));
         const QString dir = tmp.filePath(QStringLiteral("window-%1").arg(threads));
@@ -138,42 +165,36 @@ void TestTuneDialog::resultEqualsTheCliAtOneAndTwoThreads()
 
 void TestTuneDialog::applyBestIsOneUndoStepAndACandidateIsDrawn()
 {
-    ExperimentDocument document;
-    LiveResults results;
+    StepsizeTuning tuning;
     QString error;
-    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
-    TuneDialog dialog(&document, &results);
-    QVERIFY(dialog.setParameter(QStringLiteral("runs[*].params.stepsize")));
-    dialog.setRange(0.01, 1);
-    dialog.setLogScale(true);
-    QVERIFY(dialog.setMetric(QStringLiteral("optimality_gap")));
-    dialog.setRepetitions(1);
-    dialog.setBudget(12);
+    QVERIFY2(tuning.open(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), &error), qPrintable(error));
+    TuneDialog &dialog = *tuning.dialog;
+    QVERIFY(configure(dialog, 1, QStringLiteral("optimality_gap"), 1, 12));
     QVERIFY(tuneAndWait(dialog));
     const auto result = dialog.result();
     QVERIFY(result);
     QCOMPARE(static_cast<int>(result->runs.size()), 2);
-    const Json before = document.toJson();
-    const int steps = document.undoStack()->count();
+    const Json before = tuning.document.toJson();
+    const int steps = tuning.document.undoStack()->count();
     QVERIFY2(dialog.applyBest(&error), qPrintable(error));
-    QCOMPARE(document.undoStack()->count(), steps + 1);
+    QCOMPARE(tuning.document.undoStack()->count(), steps + 1);
     for (const TunedRun &run : result->runs) {
         QVERIFY(run.bestCandidate());
-        QCOMPARE(document.value("/runs/" + std::to_string(run.run) + "/params/stepsize").get<double>(),
+        QCOMPARE(tuning.document.value("/runs/" + std::to_string(run.run) + "/params/stepsize").get<double>(),
                  run.bestCandidate()->value);
     }
-    document.undoStack()->undo();
-    QCOMPARE(js(document.toJson()), js(before));
+    tuning.document.undoStack()->undo();
+    QCOMPARE(js(tuning.document.toJson()), js(before));
     QVERIFY(dialog.applyBest(&error)); // again after the undo
-    document.undoStack()->undo();
+    tuning.document.undoStack()->undo();
 
     // A candidate's curves go to the live plots, its value in the run's name (the hover read-out).
     const TunedRun &dgd = result->runs[0];
     QVERIFY(dialog.showCandidate(0, dgd.best));
-    QVERIFY(results.runLabel(0).contains(QStringLiteral("stepsize = ")));
-    QVERIFY(results.rowCount(0, 0) > 0);
-    QCOMPARE(results.rowCount(0, 1), 0); // the other run is not this candidate's
-    const QVector<double> gap = results.mean(0, 0, QStringLiteral("optimality_gap"));
+    QVERIFY(tuning.results.runLabel(0).contains(QStringLiteral("stepsize = ")));
+    QVERIFY(tuning.results.rowCount(0, 0) > 0);
+    QCOMPARE(tuning.results.rowCount(0, 1), 0); // the other run is not this candidate's
+    const QVector<double> gap = tuning.results.mean(0, 0, QStringLiteral("optimality_gap"));
     QVERIFY(!gap.isEmpty());
     QCOMPARE(gap.last(), dgd.bestCandidate()->stats.mean); // one repetition: its final value
 }
@@ -186,18 +207,12 @@ void TestTuneDialog::runsThatCannotCalibrateAreNotComparable()
     doc["runs"] = Json::array({doc["runs"][1],
                                Json{{"label", "DGD"}, {"algorithm", "dgd"}, {"params", {{"stepsize", 0.05}}}}});
     doc["runs"][0]["params"]["stepsize"] = 0.1;
-    ExperimentDocument document;
-    LiveResults results;
+    StepsizeTuning tuning;
     QString error;
-    QVERIFY2(document.loadJson(doc, kPresets, QString(), &error), qPrintable(error));
-    TuneDialog dialog(&document, &results);
-    QVERIFY(dialog.setParameter(QStringLiteral("runs[*].params.stepsize")));
-    dialog.setRange(0.01, 0.5);
-    dialog.setLogScale(true);
-    QVERIFY(dialog.setMetric(QStringLiteral("distance_to_optimum")));
+    QVERIFY2(tuning.open(doc, &error), qPrintable(error));
+    TuneDialog &dialog = *tuning.dialog;
+    QVERIFY(configure(dialog, 0.5, QStringLiteral("distance_to_optimum"), 2, 12));
     dialog.setTargetEpsilon(5.0);
-    dialog.setRepetitions(2);
-    dialog.setBudget(12);
     QVERIFY(tuneAndWait(dialog));
     const auto result = dialog.result();
     QVERIFY(result->runs[0].tuned);
@@ -207,23 +222,21 @@ void TestTuneDialog::runsThatCannotCalibrateAreNotComparable()
     QCOMPARE(table->rowCount(), 2);
     QVERIFY(table->item(1, 5)->text().startsWith(QStringLiteral("not comparable")));
     // Apply best sets the DPOP step and the target ε, and leaves DGD alone: one step.
-    const int steps = document.undoStack()->count();
-    const Json dgd = document.value("/runs/1");
+    const int steps = tuning.document.undoStack()->count();
+    const Json dgd = tuning.document.value("/runs/1");
     QVERIFY2(dialog.applyBest(&error), qPrintable(error));
-    QCOMPARE(document.undoStack()->count(), steps + 1);
-    QCOMPARE(js(document.value("/runs/0/privacy/epsilon")), js(Json(5.0)));
-    QCOMPARE(js(document.value("/runs/0/params/stepsize")), js(Json(result->runs[0].bestCandidate()->value)));
-    QCOMPARE(js(document.value("/runs/1")), js(dgd));
+    QCOMPARE(tuning.document.undoStack()->count(), steps + 1);
+    QCOMPARE(js(tuning.document.value("/runs/0/privacy/epsilon")), js(Json(5.0)));
+    QCOMPARE(js(tuning.document.value("/runs/0/params/stepsize")), js(Json(result->runs[0].bestCandidate()->value)));
+    QCOMPARE(js(tuning.document.value("/runs/1")), js(dgd));
 }
 
 void TestTuneDialog::badFieldsNameTheField()
 {
-    ExperimentDocument document;
-    LiveResults results;
+    StepsizeTuning tuning;
     QString error;
-    QVERIFY(document.loadJson(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), kPresets, QString(), &error));
-    TuneDialog dialog(&document, &results);
-    QVERIFY(dialog.setParameter(QStringLiteral("runs[*].params.stepsize")));
+    QVERIFY2(tuning.open(presetJson(kPresets, QStringLiteral("teaching-dgd-vs-tracking.json")), &error), qPrintable(error));
+    TuneDialog &dialog = *tuning.dialog;
     dialog.setRange(1, 0.1); // inverted
     QVERIFY(!dialog.startTuning());
     QVERIFY2(dialog.error().contains(QStringLiteral("Range")), qPrintable(dialog.error()));

@@ -173,6 +173,35 @@ QVector<PlotExportSize> plotExportSizes()
             {QObject::tr("Slide 16:9 (10 in × 5.625 in)"), QSize(960, 540), QStringLiteral("slide")}};
 }
 
+namespace {
+
+/** Writes `image` as a PNG stamped with `dpi` to `temp`. */
+bool writePng(const QString &temp, const QImage &image, int dpi)
+{
+    QFile file(temp);
+    return file.open(QIODevice::WriteOnly) && file.write(pngBytes(image, dpi)) > 0 && file.flush();
+}
+
+/** Writes an SVG of `size` logical pixels titled `title` to `temp`, drawn by paint(painter) with
+ *  a `Painter` (QCustomPlot draws with its QCPPainter, a scene with a QPainter). */
+template <class Painter, class Paint>
+bool writeSvg(const QString &temp, QSize size, const QString &title, Paint paint)
+{
+    QSvgGenerator generator;
+    generator.setFileName(temp);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setResolution(kLogicalDpi);
+    generator.setTitle(title);
+    Painter painter;
+    if (!painter.begin(&generator))
+        return false;
+    paint(painter);
+    return painter.end();
+}
+
+} // namespace
+
 bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QString *error)
 {
     if (size.isEmpty())
@@ -192,24 +221,12 @@ bool exportPlot(QCustomPlot *plot, const QString &path, QSize size, int dpi, QSt
     return renderAtomically(
         path,
         [&](const QString &temp) {
-            if (format == QLatin1String("png")) {
-                const QImage image = plotImage(plot, size, double(dpi) / kLogicalDpi);
-                QFile file(temp);
-                return file.open(QIODevice::WriteOnly) && file.write(pngBytes(image, dpi)) > 0 && file.flush();
-            }
-            if (format == QLatin1String("svg")) {
-                QSvgGenerator generator;
-                generator.setFileName(temp);
-                generator.setSize(size);
-                generator.setViewBox(QRect(QPoint(0, 0), size));
-                generator.setResolution(kLogicalDpi);
-                generator.setTitle(plot->objectName());
-                QCPPainter painter;
-                if (!painter.begin(&generator))
-                    return false;
-                plot->toPainter(&painter, size.width(), size.height());
-                return painter.end();
-            }
+            if (format == QLatin1String("png"))
+                return writePng(temp, plotImage(plot, size, double(dpi) / kLogicalDpi), dpi);
+            if (format == QLatin1String("svg"))
+                return writeSvg<QCPPainter>(temp, size, plot->objectName(), [&](QCPPainter &painter) {
+                    plot->toPainter(&painter, size.width(), size.height());
+                });
             return plot->savePdf(temp, size.width(), size.height(), QCP::epAllowCosmetic, QStringLiteral("DPLab"));
         },
         error);
@@ -284,24 +301,12 @@ bool exportScene(QGraphicsScene *scene, const QString &path, QSize size, int dpi
     return renderAtomically(
         path,
         [&](const QString &temp) {
-            if (format == QLatin1String("png")) {
-                const QImage image = sceneImage(scene, logical, double(dpi) / kLogicalDpi);
-                QFile file(temp);
-                return file.open(QIODevice::WriteOnly) && file.write(pngBytes(image, dpi)) > 0 && file.flush();
-            }
-            if (format == QLatin1String("svg")) {
-                QSvgGenerator generator;
-                generator.setFileName(temp);
-                generator.setSize(logical);
-                generator.setViewBox(QRect(QPoint(0, 0), logical));
-                generator.setResolution(kLogicalDpi);
-                generator.setTitle(QStringLiteral("DPLab graph"));
-                QPainter painter;
-                if (!painter.begin(&generator))
-                    return false;
-                paintScene(scene, &painter, logical);
-                return painter.end();
-            }
+            if (format == QLatin1String("png"))
+                return writePng(temp, sceneImage(scene, logical, double(dpi) / kLogicalDpi), dpi);
+            if (format == QLatin1String("svg"))
+                return writeSvg<QPainter>(temp, logical, QStringLiteral("DPLab graph"), [&](QPainter &painter) {
+                    paintScene(scene, &painter, logical);
+                });
             QPdfWriter writer(temp);
             writer.setCreator(QStringLiteral("DPLab"));
             writer.setTitle(QStringLiteral("DPLab graph"));

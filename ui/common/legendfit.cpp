@@ -21,14 +21,10 @@ QString elided(const QString &text, int chars)
     return chars <= 0 || text.size() <= chars ? text : text.left(std::max(1, chars - 1)).trimmed() + QChar(0x2026);
 }
 
-} // namespace
-
-bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
+/** The plottables whose legend item is in `legend`, in its order. A name set since the last fit
+ *  (not the one the fit showed) is recorded as the new full name. */
+QList<QCPAbstractPlottable *> legendEntries(QCPLegend *legend)
 {
-    if (!plot || !legend)
-        return true;
-    // The entries: plottables whose legend item is in this legend. A name set since the last fit
-    // is the new full name.
     QList<QCPAbstractPlottable *> entries;
     for (int i = 0; i < legend->itemCount(); ++i)
         if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i))) {
@@ -37,6 +33,16 @@ bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
                 p->setProperty(kFullName, p->name());
             entries << p;
         }
+    return entries;
+}
+
+} // namespace
+
+bool fitLegend(QCustomPlot *plot, QCPLegend *legend)
+{
+    if (!plot || !legend)
+        return true;
+    const QList<QCPAbstractPlottable *> entries = legendEntries(legend);
     const bool hiddenByFit = legend->property(kHiddenByFit).toBool();
     if (entries.isEmpty())
         return true;
@@ -115,17 +121,12 @@ void showFullLegend(QCustomPlot *plot, QCPLegend *legend, int width)
         return;
     if (!legend->visible() && !legend->property(kHiddenByFit).toBool())
         return; // hidden by its owner
-    QList<QCPAbstractPlottable *> entries;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(legend->item(i))) {
-            QCPAbstractPlottable *p = item->plottable();
-            if (p->name() != p->property(kShownName).toString())
-                p->setProperty(kFullName, p->name());
-            const QString full = p->property(kFullName).toString();
-            p->setProperty(kShownName, full);
-            p->setName(full);
-            entries << p;
-        }
+    const QList<QCPAbstractPlottable *> entries = legendEntries(legend);
+    for (QCPAbstractPlottable *p : entries) {
+        const QString full = p->property(kFullName).toString();
+        p->setProperty(kShownName, full);
+        p->setName(full);
+    }
     if (entries.isEmpty())
         return;
     const bool inset = plot->axisRect() && legend->layout() == plot->axisRect()->insetLayout();

@@ -4,6 +4,7 @@
 #include "messageinspector.h"
 #include "plotstyle.h"
 #include "presentationscale.h"
+#include "teachingplot.h"
 #include "textconvert.h"
 
 #include "dplab/engine/metrics.h"
@@ -194,27 +195,18 @@ void AttackPanel::refresh()
     double lo = 1e300, hi = -1e300;
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const RunResult &run = runs[r];
-        const auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric::AttackError);
-        if (it == run.metricNames.end())
+        // Exact reconstructions sit at round-off; show them at 1e-16 on the log axis.
+        const auto curve = firstRepetitionCurve(run, metric::AttackError, [](long long, double v) {
+            return std::isfinite(v) ? std::optional<double>(std::max(v, 1e-16)) : std::nullopt;
+        });
+        if (!curve)
             continue;
-        const std::size_t m = static_cast<std::size_t>(it - run.metricNames.begin());
-        const RepetitionResult &rep = run.repetitions.front();
-        QVector<double> keys, values;
-        for (std::size_t k = 0; k < rep.iterations.size(); ++k) {
-            const double v = rep.values[k][m];
-            if (!std::isfinite(v))
-                continue;
-            // Exact reconstructions sit at round-off; show them at 1e-16 on the log axis.
-            const double shownValue = std::max(v, 1e-16);
-            keys << static_cast<double>(rep.iterations[k]);
-            values << shownValue;
-            lo = std::min(lo, shownValue);
-            hi = std::max(hi, shownValue);
+        for (const double v : curve->values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
         }
-        QCPGraph *g = mPlot->addGraph();
-        g->setName(toQString(run.label));
-        g->setPen(QPen(plotSeriesColor(static_cast<int>(r)), 2));
-        g->setData(keys, values, true);
+        addRunGraph(mPlot, run, static_cast<int>(r), *curve);
+        const RepetitionResult &rep = *curve->repetition;
         if (description.isEmpty())
             description = toQString(run.attack);
         const int row = mTable->rowCount();
@@ -232,8 +224,7 @@ void AttackPanel::refresh()
     mSummary->setText(description.isEmpty() ? tr("Reconstruction error per run") : description.left(1).toUpper() + description.mid(1) + QLatin1Char('.'));
     mPlot->xAxis->rescale();
     mPlot->yAxis->setRange(std::max(1e-17, lo / 3), std::max(hi * 3, 10.0));
-    mCursor = new QCPItemStraightLine(mPlot);
-    mCursor->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1, Qt::DashLine));
+    mCursor = addIterationCursor(mPlot);
     setIndex(mIndex);
     mPlot->replot();
 }

@@ -2,6 +2,7 @@
 #include "messageinspector.h"
 
 #include "presentationscale.h"
+#include "teachingplot.h"
 #include "textconvert.h"
 
 #include <qcustomplot.h>
@@ -196,8 +197,7 @@ void MessageInspector::refreshPlot()
     cleanGraph->setData(keys, clean, true);
     mPlot->yAxis->setLabel(tr("%1[%2] of agent %3").arg(mChannel->currentText()).arg(coordinate).arg(mFrom));
     mPlot->rescaleAxes();
-    mCursor = new QCPItemStraightLine(mPlot);
-    mCursor->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1, Qt::DashLine));
+    mCursor = addIterationCursor(mPlot);
     setIndex(mIndex);
     mPlot->replot();
 }

@@ -77,6 +77,20 @@ QString notesToHtml(const QString &markdown)
     return out;
 }
 
+/** The experiment `source` makes now; none when there is no source, or when it cannot make
+ *  one, then `status` says why in words (`cannot` holds %1 for the reason). */
+std::shared_ptr<const Experiment>
+sourcedExperiment(const TeachingPanel::ExperimentSource &source, QLabel *status, const QString &cannot)
+{
+    if (!source)
+        return nullptr;
+    QString error;
+    std::shared_ptr<const Experiment> experiment = source(&error);
+    if (!experiment)
+        status->setText(cannot.arg(errorInWords(error)));
+    return experiment;
+}
+
 } // namespace
 
 QVector<double> TeachingPanel::speeds()
@@ -338,28 +352,18 @@ qint64 TeachingPanel::currentIteration() const
 
 void TeachingPanel::record()
 {
-    if (!mSource)
+    const auto experiment = sourcedExperiment(mSource, mStatus, tr("Cannot record: %1"));
+    if (!experiment)
         return;
-    QString error;
-    std::shared_ptr<const Experiment> experiment = mSource(&error);
-    if (!experiment) {
-        mStatus->setText(tr("Cannot record: %1").arg(errorInWords(error)));
-        return;
-    }
     mController->pause();
     mSession->start(experiment);
 }
 
 void TeachingPanel::sweepEpsilon()
 {
-    if (!mSource)
+    const auto experiment = sourcedExperiment(mSource, mStatus, tr("Cannot sweep: %1"));
+    if (!experiment)
         return;
-    QString error;
-    std::shared_ptr<const Experiment> experiment = mSource(&error);
-    if (!experiment) {
-        mStatus->setText(tr("Cannot sweep: %1").arg(errorInWords(error)));
-        return;
-    }
     mFrontier->setExperiment(experiment);
     setPanelVisible(QStringLiteral("frontier"), true);
     mTabs->setCurrentWidget(mFrontier);

@@ -5,6 +5,7 @@
 #include "plotstyle.h"
 
 #include "presentationscale.h"
+#include "teachingplot.h"
 #include "textconvert.h"
 
 #include "dplab/teaching/theory.h"
@@ -136,26 +137,19 @@ void TheoryView::refresh()
     const Problem *problem = mSession->experiment()->problem.get();
     for (std::size_t r = 0; r < runs.size(); ++r) {
         const RunResult &run = runs[r];
-        const auto it = std::find(run.metricNames.begin(), run.metricNames.end(), metric);
-        if (it == run.metricNames.end())
+        const auto recorded = firstRepetitionCurve(run, metric, [](long long k, double v) {
+            return std::isfinite(v) && v > 0 && k >= 1 ? std::optional<double>(v) : std::nullopt;
+        });
+        if (!recorded)
             continue;
-        const std::size_t m = static_cast<std::size_t>(it - run.metricNames.begin());
-        const RepetitionResult &rep = run.repetitions.front();
-        QVector<double> keys, values;
-        for (std::size_t k = 0; k < rep.iterations.size(); ++k) {
-            const double v = rep.values[k][m];
-            if (!std::isfinite(v) || v <= 0 || rep.iterations[k] < 1)
-                continue;
-            keys << static_cast<double>(rep.iterations[k]);
-            values << v;
+        for (const double v : recorded->values) {
             lo = std::min(lo, v);
             hi = std::max(hi, v);
-            last = std::max(last, keys.back());
         }
-        QCPGraph *g = mPlot->addGraph();
-        g->setName(toQString(run.label));
-        g->setPen(QPen(plotSeriesColor(static_cast<int>(r)), 2));
-        g->setData(keys, values, true);
+        if (!recorded->keys.isEmpty())
+            last = std::max(last, recorded->keys.back());
+        addRunGraph(mPlot, run, static_cast<int>(r), *recorded);
+        const RepetitionResult &rep = *recorded->repetition;
         for (const TheoryCurve &curve :
              theoryCurves(mSession->experiment()->runs[r], run.metricNames, rep.iterations, rep.values, problem)) {
             if (curve.metric != metric)
@@ -210,8 +204,7 @@ void TheoryView::refresh()
         mPlot->xAxis->setRange(1, last * 1.2);
         mPlot->yAxis->setRange(lo / 3, hi * 3);
     }
-    mCursor = new QCPItemStraightLine(mPlot);
-    mCursor->setPen(QPen(QColor(0xff, 0x7f, 0x0e), 1, Qt::DashLine));
+    mCursor = addIterationCursor(mPlot);
     setIndex(mIndex);
     mPlot->replot();
 }

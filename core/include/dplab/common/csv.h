@@ -31,4 +31,9 @@ struct CsvTable {
  *  `name` (the file) goes into errors as name:line. */
 Result<CsvTable> parseCsv(const std::string &text, const std::string &name);
 
+/** The pieces of `text` between `separator`s, without quoting (a list on the command line such
+ *  as "0.1,1,10"): "a,,b" gives a, "" and b; a final separator adds no empty piece; "" gives
+ *  none. */
+std::vector<std::string> splitText(const std::string &text, char separator);
+
 } // namespace dplab
