@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The fused logistic kernel: one pass over a block of samples (rows of a row-major matrix) that
-// computes the margins, the logistic weights, the loss and the gradient while each group of rows
-// is in cache, so the features are read once per evaluation instead of twice (X θ, then Xᵀ s).
+// computes the margins, the logistic weights, the loss and the gradient while each block of rows
+// is in cache (L1), so the features are read once per evaluation instead of twice (X θ, then Xᵀ s).
 //
 // Same bits on every x86-64 machine: the kernel is compiled twice from one source, for SSE2 (the
 // x86-64 baseline) and for AVX2, and chosen at run time by CPU (`simd::activeIsa`). Both versions do the
