@@ -8,7 +8,10 @@
 
 #include "dplab/common/simd.h"
 
+#include <Eigen/Core>
+
 #include <algorithm>
+#include <cstring>
 
 #pragma GCC diagnostic ignored "-Wpsabi"
 
@@ -274,6 +277,117 @@ __attribute__((target("avx2"))) void log1pAvx2(double *e, std::ptrdiff_t size)
     elementwise(e, e, size, [](V4d v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
 }
 
+// --- products in Eigen's order --------------------------------------------------------------
+
+typedef double V2d __attribute__((vector_size(16), aligned(8)));
+
+/** Elements of a product block: for one row (D = double) or two adjacent rows (D = V2d, one per
+ *  lane) of A starting at a (column stride lda), the terms a_kk·b_kk summed from +0 in order of
+ *  kk, or (Split) the even kk below peeledK in one sum and the odd ones in another, the two added,
+ *  then the kk from peeledK on; the result +0 + sum (productInEigenOrder). */
+template <bool Split, class D>
+DPLAB_SIMD_INLINE D productRows(const double *a, std::ptrdiff_t lda, const double *b, std::ptrdiff_t k,
+                                std::ptrdiff_t peeledK)
+{
+    const auto at = [&](std::ptrdiff_t kk) {
+        D v;
+        std::memcpy(&v, a + kk * lda, sizeof v);
+        return v;
+    };
+    D sum = D{} + 0.0, odd = sum; // +0 in every lane
+    std::ptrdiff_t kk = 0;
+    if constexpr (Split) {
+        for (; kk < peeledK; kk += 2) {
+            sum += at(kk) * b[kk];
+            odd += at(kk + 1) * b[kk + 1];
+        }
+        sum += odd;
+    }
+    for (; kk < k; ++kk)
+        sum += at(kk) * b[kk];
+    return 0.0 + sum;
+}
+
+/** Rows [i, i + 4 NV) of four columns (b[col], out[col]) as NV vectors each: sums from +0 in
+ *  order of kk, then +0 + sum. */
+template <int NV>
+DPLAB_SIMD_INLINE void productVectors(const double *A, std::ptrdiff_t lda, const double *const b[4],
+                                      std::ptrdiff_t k, double *const out[4], int columns, std::ptrdiff_t i)
+{
+    V4d acc[4][NV];
+    for (int col = 0; col < 4; ++col)
+        for (int v = 0; v < NV; ++v)
+            acc[col][v] = simd::splat(0.0);
+    for (std::ptrdiff_t kk = 0; kk < k; ++kk) {
+        V4d a[NV];
+        for (int v = 0; v < NV; ++v)
+            a[v] = simd::load(A + kk * lda + i + 4 * v);
+        for (int col = 0; col < 4; ++col)
+            for (int v = 0; v < NV; ++v)
+                acc[col][v] += a[v] * b[col][kk];
+    }
+    for (int col = 0; col < columns; ++col)
+        for (int v = 0; v < NV; ++v)
+            simd::store(out[col] + i + 4 * v, 0.0 + acc[col][v]);
+}
+
+/** C = A·B, column-major, in the order of Eigen's blocked product for SSE2 (see
+ *  productInEigenOrder): row blocks of mc, column blocks of nc; in a block of `rows` rows the
+ *  first rows/4·4 are Eigen's two-packet rows (one sum per element), the next up to rows/2·2 its
+ *  one-packet rows (split sums in the block's first cols/4·4 columns), the last one its scalar
+ *  row. */
+DPLAB_SIMD_INLINE void productBody(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb,
+                                   double *C, std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k,
+                                   std::ptrdiff_t n, std::ptrdiff_t mc, std::ptrdiff_t nc)
+{
+    const std::ptrdiff_t peeledK = k & ~std::ptrdiff_t(7);
+    for (std::ptrdiff_t i2 = 0; i2 < m; i2 += mc) {
+        const std::ptrdiff_t rows = std::min(mc, m - i2);
+        const std::ptrdiff_t twoPacket = i2 + rows / 4 * 4, onePacket = i2 + rows / 2 * 2, end = i2 + rows;
+        for (std::ptrdiff_t j2 = 0; j2 < n; j2 += nc) {
+            const std::ptrdiff_t cols = std::min(nc, n - j2), panels = j2 + cols / 4 * 4;
+            for (std::ptrdiff_t c0 = j2; c0 < j2 + cols; c0 += 4) {
+                const int columns = static_cast<int>(std::min<std::ptrdiff_t>(4, j2 + cols - c0));
+                const double *b[4];
+                double *out[4];
+                for (int col = 0; col < 4; ++col) {
+                    const std::ptrdiff_t c = c0 + (col < columns ? col : 0);
+                    b[col] = B + c * ldb;
+                    out[col] = C + c * ldc;
+                }
+                std::ptrdiff_t i = i2;
+                for (; i + 8 <= twoPacket; i += 8)
+                    productVectors<2>(A, lda, b, k, out, columns, i);
+                if (i < twoPacket)
+                    productVectors<1>(A, lda, b, k, out, columns, i);
+                for (int col = 0; col < columns && onePacket > twoPacket; ++col) {
+                    const V2d pair = c0 + col < panels
+                                         ? productRows<true, V2d>(A + twoPacket, lda, b[col], k, peeledK)
+                                         : productRows<false, V2d>(A + twoPacket, lda, b[col], k, peeledK);
+                    std::memcpy(out[col] + twoPacket, &pair, sizeof pair);
+                }
+                for (int col = 0; col < columns && end > onePacket; ++col)
+                    out[col][onePacket] = productRows<false, double>(A + onePacket, lda, b[col], k, peeledK);
+            }
+        }
+    }
+}
+
+void productSse2(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
+                 std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k, std::ptrdiff_t n, std::ptrdiff_t mc,
+                 std::ptrdiff_t nc)
+{
+    productBody(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+}
+
+__attribute__((target("avx2"))) void productAvx2(const double *A, std::ptrdiff_t lda, const double *B,
+                                                 std::ptrdiff_t ldb, double *C, std::ptrdiff_t ldc, std::ptrdiff_t m,
+                                                 std::ptrdiff_t k, std::ptrdiff_t n, std::ptrdiff_t mc,
+                                                 std::ptrdiff_t nc)
+{
+    productBody(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+}
+
 } // namespace
 
 LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
@@ -303,6 +417,24 @@ void log1pUnitInPlace(double *e, std::ptrdiff_t size, Isa isa)
         log1pAvx2(e, size);
     else
         log1pSse2(e, size);
+}
+
+bool productInEigenOrder(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
+                         std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k, std::ptrdiff_t n, Isa isa)
+{
+    // Eigen's own choice: a coefficient-based product below 20, a matrix-vector product for one
+    // row or column, else the blocked product with its cache-dependent block sizes.
+    if (m < 2 || n < 2 || k < 1 || k + m + n < 20)
+        return false;
+    Eigen::Index kc = k, mc = m, nc = n;
+    Eigen::internal::computeProductBlockingSizes<double, double, 1, Eigen::Index>(kc, mc, nc, 1);
+    if (kc < k)
+        return false; // several passes over the depth: not modelled
+    if (isa == Isa::Avx2 && cpuHasAvx2())
+        productAvx2(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+    else
+        productSse2(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+    return true;
 }
 
 } // namespace dplab::kernels

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The run-time dispatched kernels: the SSE2 and the AVX2 version give identical bytes on the same
-// input (the AVX2 half is skipped, with a message, on a CPU without AVX2), and both agree with a
-// plain scalar reference to rounding.
+// input (the AVX2 half is skipped, with a message, on a CPU without AVX2), both agree with a
+// plain scalar reference to rounding, the logistic pass gives the bytes of its documented order
+// and the product those of Eigen's.
 #include "dplab/common/simd.h"
 #include "dplab/problem/kernels.h"
 
+#include <Eigen/Core>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -177,6 +179,46 @@ TEST(Kernels, LogisticPassGivesTheBytesOfTheDocumentedOrder)
                 ASSERT_TRUE(sameBytes(got.grad[j], want.grad[j])) << "coordinate " << j;
         }
     }
+}
+
+TEST(Kernels, ProductInEigenOrderGivesEigensBytes)
+{
+#if defined(__AVX__) || defined(__FMA__)
+    GTEST_SKIP() << "built for AVX or FMA (-DDPLAB_NATIVE=ON): Eigen's product then has another order";
+#endif
+    // Every shape class of Eigen's blocked product: two-packet, one-packet and scalar rows, full
+    // and partial panels of columns, depths below, at and above the peeling by eight; zeros and
+    // −0 among the terms; strided A, B and C. Shapes where Eigen takes another path are refused.
+    std::mt19937_64 gen(9);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    int used = 0;
+    for (int m = 1; m <= 19; ++m)
+        for (int k : {1, 2, 6, 7, 8, 9, 10, 15, 16, 17, 33, 64, 100})
+            for (int n : {1, 2, 3, 4, 5, 9, 10, 13, 64, 112, 640}) {
+                Eigen::MatrixXd A(m + 3, k), B(k + 2, n), got = Eigen::MatrixXd::Constant(m + 1, n, 42.0);
+                for (Eigen::Index i = 0; i < A.size(); ++i)
+                    A.data()[i] = gen() % 7 == 0 ? 0.0 : normal(gen);
+                for (Eigen::Index i = 0; i < B.size(); ++i)
+                    B.data()[i] = gen() % 7 == 0 ? -0.0 : normal(gen);
+                Eigen::MatrixXd want(m + 1, n);
+                want.topRows(m).noalias() = A.topRows(m) * B.topRows(k);
+                for (kernels::Isa isa : {kernels::Isa::Sse2, kernels::Isa::Avx2}) {
+                    if (isa == kernels::Isa::Avx2 && !kernels::cpuHasAvx2())
+                        continue;
+                    const bool done = kernels::productInEigenOrder(A.data(), A.outerStride(), B.data(), B.outerStride(),
+                                                                   got.data(), got.outerStride(), m, k, n, isa);
+                    EXPECT_EQ(done, m >= 2 && n >= 2 && k + m + n >= 20) << m << " × " << k << " × " << n;
+                    if (!done)
+                        continue;
+                    ++used;
+                    for (Eigen::Index c = 0; c < n; ++c)
+                        ASSERT_EQ(std::memcmp(&got(0, c), &want(0, c), sizeof(double) * static_cast<std::size_t>(m)), 0)
+                            << m << " × " << k << " × " << n << ", column " << c;
+                    for (Eigen::Index c = 0; c < n; ++c)
+                        ASSERT_EQ(got(m, c), 42.0) << "wrote below the block";
+                }
+            }
+    EXPECT_GT(used, 1000);
 }
 
 TEST(Kernels, ExpAndLogMatchLibmToAboutAnUlp)
