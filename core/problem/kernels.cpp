@@ -21,8 +21,123 @@ namespace {
 
 using simd::V4d;
 
-/** Rows are taken in blocks of at most MaxBlock rows and about BlockBytes of features, so that a
- *  block stays in L1 between its two passes. First the block's margins and logistic weights, eight
+/** One call's arguments (logisticPass), for the two schedules below. */
+struct PassArgs {
+    const double *X, *y;
+    std::ptrdiff_t rows, cols;
+    const double *theta;
+    double scale;
+    double *grad;
+};
+
+/** The eight rows of the group at row k (a group of fewer than eight, `present`, points the
+ *  missing rows at its first row) and their labels. */
+DPLAB_SIMD_INLINE void groupRows(const double *X, const double *y, std::ptrdiff_t k, int present,
+                                 std::ptrdiff_t cols, const double *a[8], double label[8])
+{
+    for (int r = 0; r < 8; ++r) {
+        const int row = r < present ? r : 0;
+        a[r] = X + (k + row) * cols;
+        label[r] = y[k + row];
+    }
+}
+
+/** acc[r] lane l = Σ a[r][j]·θ[j] over the columns j ≡ l (mod 4) below vcols, in order (eight
+ *  independent chains). */
+DPLAB_SIMD_INLINE void accumulate8(const double *const a[8], const double *theta, std::ptrdiff_t vcols, V4d acc[8])
+{
+    for (int r = 0; r < 8; ++r)
+        acc[r] = simd::splat(0.0);
+    for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
+        const V4d t = simd::load(theta + j);
+        for (int r = 0; r < 8; ++r)
+            acc[r] += simd::load(a[r] + j) * t;
+    }
+}
+
+/** Four rows' margins z and labels yv (the first `lanes` lanes are rows): the correct count and
+ *  the loss (rows in order) when asked, and c = −y σ(−y z)·scale. */
+template <bool WantGrad, bool WantLoss, bool WantCorrect>
+DPLAB_SIMD_INLINE void weights4(V4d z, V4d yv, int lanes, double scale, LogisticPass &out, double *c)
+{
+    if constexpr (WantCorrect) {
+        for (int r = 0; r < lanes; ++r)
+            out.correct += (z[r] >= 0.0 ? 1.0 : -1.0) == yv[r];
+    }
+    const V4d u = -(yv * z);                           // −y z
+    const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
+    if constexpr (WantLoss) {
+        // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
+        const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
+        for (int r = 0; r < lanes; ++r)
+            out.loss += l[r];
+    }
+    if constexpr (WantGrad) {
+        const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
+        simd::store(c, -(yv * s) * scale);
+    }
+}
+
+/** The SSE2 schedule (the block schedule below spills its register-held sums on SSE2's sixteen
+ *  registers and is slower there, docs/benchmarks.md): eight rows at a time, their dot products
+ *  summed lane by lane, the eight logistic weights, then the eight rows added to the gradient.
+ *  The same operations in the same order as the block schedule. */
+template <bool WantGrad, bool WantLoss, bool WantCorrect>
+DPLAB_SIMD_INLINE LogisticPass passBodyRows(const PassArgs &args)
+{
+    const auto [X, y, rows, cols, theta, scale, grad] = args;
+    LogisticPass out;
+    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
+    for (std::ptrdiff_t k0 = 0; k0 < rows; k0 += 8) {
+        const int present = static_cast<int>(std::min<std::ptrdiff_t>(8, rows - k0));
+        const double *a[8];
+        double label[8];
+        groupRows(X, y, k0, present, cols, a, label);
+        V4d acc[8];
+        accumulate8(a, theta, vcols, acc);
+        double z[8];
+        for (int r = 0; r < 8; ++r)
+            z[r] = simd::sum(acc[r]);
+        for (std::ptrdiff_t j = vcols; j < cols; ++j)
+            for (int r = 0; r < 8; ++r)
+                z[r] += a[r][j] * theta[j];
+        double c[8];
+        for (int h = 0; h < 8; h += 4)
+            weights4<WantGrad, WantLoss, WantCorrect>(simd::load(z + h), simd::load(label + h),
+                                                      std::clamp(present - h, 0, 4), scale, out, c + h);
+        if constexpr (WantGrad) {
+            if (present == 8) {
+                V4d cv[8];
+                for (int r = 0; r < 8; ++r)
+                    cv[r] = simd::splat(c[r]);
+                for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
+                    V4d g = simd::load(grad + j);
+                    for (int r = 0; r < 8; ++r)
+                        g += cv[r] * simd::load(a[r] + j);
+                    simd::store(grad + j, g);
+                }
+                for (std::ptrdiff_t j = vcols; j < cols; ++j) {
+                    double g = grad[j];
+                    for (int r = 0; r < 8; ++r)
+                        g += c[r] * a[r][j];
+                    grad[j] = g;
+                }
+            } else {
+                for (int r = 0; r < present; ++r) {
+                    const V4d cr = simd::splat(c[r]);
+                    for (std::ptrdiff_t j = 0; j < vcols; j += 4)
+                        simd::store(grad + j, simd::load(grad + j) + cr * simd::load(a[r] + j));
+                    for (std::ptrdiff_t j = vcols; j < cols; ++j)
+                        grad[j] += c[r] * a[r][j];
+                }
+            }
+        }
+    }
+    return out;
+}
+
+/** The AVX2 schedule. Rows are taken in blocks of at most MaxBlock rows and about BlockBytes of
+ *  features, so that a block stays in L1 between its two passes. First the block's margins and logistic weights, eight
  *  rows at a time: eight dot products (one four-lane accumulator each, eight independent chains),
  *  their lanes summed for four rows at once through a 4 × 4 transposition, the leftover columns,
  *  then e^x and σ on two vectors of four margins. The groups of a block do not depend on each
@@ -69,13 +184,7 @@ DPLAB_SIMD_INLINE void margins8(const double *const a[8], const double *theta, s
                                 std::ptrdiff_t cols, V4d z[2])
 {
     V4d acc[8];
-    for (int r = 0; r < 8; ++r)
-        acc[r] = simd::splat(0.0);
-    for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
-        const V4d t = simd::load(theta + j);
-        for (int r = 0; r < 8; ++r)
-            acc[r] += simd::load(a[r] + j) * t;
-    }
+    accumulate8(a, theta, vcols, acc);
     z[0] = laneSums(acc[0], acc[1], acc[2], acc[3]);
     z[1] = laneSums(acc[4], acc[5], acc[6], acc[7]);
     for (std::ptrdiff_t j = vcols; j < cols; ++j) {
@@ -146,25 +255,18 @@ DPLAB_SIMD_INLINE void addRowsBody(const double *X, std::ptrdiff_t cols, std::pt
     addRowsLast<MaxNV>(static_cast<int>((vcols - j0) / 4), X, cols, rows, c, j0, grad);
 }
 
-void addRowsSse2(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c, double *grad)
-{
-    addRowsBody<4>(X, cols, rows, c, grad); // eight of the sixteen SSE registers hold the sums
-}
-
 __attribute__((target("avx2"))) void addRowsAvx2(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
                                                  const double *c, double *grad)
 {
     addRowsBody<8>(X, cols, rows, c, grad);
 }
 
-template <bool Avx2, bool WantGrad, bool WantLoss, bool WantCorrect>
-DPLAB_SIMD_INLINE LogisticPass passBody(const double *X, const double *y, std::ptrdiff_t rows,
-                                        std::ptrdiff_t cols, const double *theta, double scale,
-                                        double *grad)
+template <bool WantGrad, bool WantLoss, bool WantCorrect>
+DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
 {
+    const auto [X, y, rows, cols, theta, scale, grad] = args;
+    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3), block = blockRows(cols);
     LogisticPass out;
-    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
-    const std::ptrdiff_t block = blockRows(cols);
     double c[MaxBlock];
     for (std::ptrdiff_t b0 = 0; b0 < rows; b0 += block) {
         const std::ptrdiff_t inBlock = std::min(block, rows - b0);
@@ -173,68 +275,46 @@ DPLAB_SIMD_INLINE LogisticPass passBody(const double *X, const double *y, std::p
             const int present = static_cast<int>(std::min<std::ptrdiff_t>(8, inBlock - g0));
             const double *a[8];
             double label[8];
-            for (int r = 0; r < 8; ++r) {
-                a[r] = X + (k + (r < present ? r : 0)) * cols;
-                label[r] = y[k + (r < present ? r : 0)];
-            }
+            groupRows(X, y, k, present, cols, a, label);
             V4d z[2];
             margins8(a, theta, vcols, cols, z);
-            for (int h = 0; h < 2; ++h) {
-                const V4d yv = present == 8 ? simd::load(y + k + 4 * h) : simd::load(label + 4 * h);
-                const int lanes = std::clamp(present - 4 * h, 0, 4);
-                if constexpr (WantCorrect) {
-                    for (int r = 0; r < lanes; ++r)
-                        out.correct += (z[h][r] >= 0.0 ? 1.0 : -1.0) == yv[r];
-                }
-                const V4d u = -(yv * z[h]);                        // −y z
-                const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
-                if constexpr (WantLoss) {
-                    // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
-                    const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
-                    for (int r = 0; r < lanes; ++r)
-                        out.loss += l[r];
-                }
-                if constexpr (WantGrad) {
-                    const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
-                    simd::store(c + g0 + 4 * h, -(yv * s) * scale);
-                }
-            }
+            for (int h = 0; h < 2; ++h)
+                weights4<WantGrad, WantLoss, WantCorrect>(
+                    z[h], present == 8 ? simd::load(y + k + 4 * h) : simd::load(label + 4 * h),
+                    std::clamp(present - 4 * h, 0, 4), scale, out, c + g0 + 4 * h);
         }
-        if constexpr (WantGrad) {
-            if constexpr (Avx2)
-                addRowsAvx2(X + b0 * cols, cols, inBlock, c, grad);
-            else
-                addRowsSse2(X + b0 * cols, cols, inBlock, c, grad);
-        }
+        if constexpr (WantGrad)
+            addRowsAvx2(X + b0 * cols, cols, inBlock, c, grad);
     }
     return out;
 }
 
-/** The eight instantiations behind one switch, for the instruction set AVX2 (true or false). */
-#define DPLAB_LOGISTIC_DISPATCH(AVX2)                                                              \
+/** The eight instantiations of BODY (passBodyRows or passBody) behind one switch. */
+#define DPLAB_LOGISTIC_DISPATCH(BODY)                                                              \
+    const PassArgs args{X, y, rows, cols, theta, scale, grad};                                     \
     const int key = (grad ? 4 : 0) | (wantLoss ? 2 : 0) | (wantCorrect ? 1 : 0);                   \
     switch (key) {                                                                                 \
-    case 0: return passBody<AVX2, false, false, false>(X, y, rows, cols, theta, scale, grad);           \
-    case 1: return passBody<AVX2, false, false, true>(X, y, rows, cols, theta, scale, grad);            \
-    case 2: return passBody<AVX2, false, true, false>(X, y, rows, cols, theta, scale, grad);            \
-    case 3: return passBody<AVX2, false, true, true>(X, y, rows, cols, theta, scale, grad);             \
-    case 4: return passBody<AVX2, true, false, false>(X, y, rows, cols, theta, scale, grad);            \
-    case 5: return passBody<AVX2, true, false, true>(X, y, rows, cols, theta, scale, grad);             \
-    case 6: return passBody<AVX2, true, true, false>(X, y, rows, cols, theta, scale, grad);             \
-    default: return passBody<AVX2, true, true, true>(X, y, rows, cols, theta, scale, grad);             \
+    case 0: return BODY<false, false, false>(args);                                                \
+    case 1: return BODY<false, false, true>(args);                                                 \
+    case 2: return BODY<false, true, false>(args);                                                 \
+    case 3: return BODY<false, true, true>(args);                                                  \
+    case 4: return BODY<true, false, false>(args);                                                 \
+    case 5: return BODY<true, false, true>(args);                                                  \
+    case 6: return BODY<true, true, false>(args);                                                  \
+    default: return BODY<true, true, true>(args);                                                  \
     }
 
 LogisticPass passSse2(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
                       const double *theta, double scale, double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH(false)
+    DPLAB_LOGISTIC_DISPATCH(passBodyRows)
 }
 
 __attribute__((target("avx2"))) LogisticPass passAvx2(const double *X, const double *y, std::ptrdiff_t rows,
                                                       std::ptrdiff_t cols, const double *theta, double scale,
                                                       double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH(true)
+    DPLAB_LOGISTIC_DISPATCH(passBody)
 }
 
 #undef DPLAB_LOGISTIC_DISPATCH
