@@ -30,18 +30,6 @@ struct PassArgs {
     double *grad;
 };
 
-/** The eight rows of the group at row k (a group of fewer than eight, `present`, points the
- *  missing rows at its first row) and their labels. */
-DPLAB_SIMD_INLINE void groupRows(const double *X, const double *y, std::ptrdiff_t k, int present,
-                                 std::ptrdiff_t cols, const double *a[8], double label[8])
-{
-    for (int r = 0; r < 8; ++r) {
-        const int row = r < present ? r : 0;
-        a[r] = X + (k + row) * cols;
-        label[r] = y[k + row];
-    }
-}
-
 /** acc[r] lane l = Σ a[r][j]·θ[j] over the columns j ≡ l (mod 4) below vcols, in order (eight
  *  independent chains). */
 DPLAB_SIMD_INLINE void accumulate8(const double *const a[8], const double *theta, std::ptrdiff_t vcols, V4d acc[8])
@@ -55,88 +43,7 @@ DPLAB_SIMD_INLINE void accumulate8(const double *const a[8], const double *theta
     }
 }
 
-/** Four rows' margins z and labels yv (the first `lanes` lanes are rows): the correct count and
- *  the loss (rows in order) when asked, and c = −y σ(−y z)·scale. */
-template <bool WantGrad, bool WantLoss, bool WantCorrect>
-DPLAB_SIMD_INLINE void weights4(V4d z, V4d yv, int lanes, double scale, LogisticPass &out, double *c)
-{
-    if constexpr (WantCorrect) {
-        for (int r = 0; r < lanes; ++r)
-            out.correct += (z[r] >= 0.0 ? 1.0 : -1.0) == yv[r];
-    }
-    const V4d u = -(yv * z);                           // −y z
-    const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
-    if constexpr (WantLoss) {
-        // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
-        const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
-        for (int r = 0; r < lanes; ++r)
-            out.loss += l[r];
-    }
-    if constexpr (WantGrad) {
-        const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
-        simd::store(c, -(yv * s) * scale);
-    }
-}
-
-/** The SSE2 schedule (the block schedule below spills its register-held sums on SSE2's sixteen
- *  registers and is slower there, docs/benchmarks.md): eight rows at a time, their dot products
- *  summed lane by lane, the eight logistic weights, then the eight rows added to the gradient.
- *  The same operations in the same order as the block schedule. */
-template <bool WantGrad, bool WantLoss, bool WantCorrect>
-DPLAB_SIMD_INLINE LogisticPass passBodyRows(const PassArgs &args)
-{
-    const auto [X, y, rows, cols, theta, scale, grad] = args;
-    LogisticPass out;
-    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
-    for (std::ptrdiff_t k0 = 0; k0 < rows; k0 += 8) {
-        const int present = static_cast<int>(std::min<std::ptrdiff_t>(8, rows - k0));
-        const double *a[8];
-        double label[8];
-        groupRows(X, y, k0, present, cols, a, label);
-        V4d acc[8];
-        accumulate8(a, theta, vcols, acc);
-        double z[8];
-        for (int r = 0; r < 8; ++r)
-            z[r] = simd::sum(acc[r]);
-        for (std::ptrdiff_t j = vcols; j < cols; ++j)
-            for (int r = 0; r < 8; ++r)
-                z[r] += a[r][j] * theta[j];
-        double c[8];
-        for (int h = 0; h < 8; h += 4)
-            weights4<WantGrad, WantLoss, WantCorrect>(simd::load(z + h), simd::load(label + h),
-                                                      std::clamp(present - h, 0, 4), scale, out, c + h);
-        if constexpr (WantGrad) {
-            if (present == 8) {
-                V4d cv[8];
-                for (int r = 0; r < 8; ++r)
-                    cv[r] = simd::splat(c[r]);
-                for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
-                    V4d g = simd::load(grad + j);
-                    for (int r = 0; r < 8; ++r)
-                        g += cv[r] * simd::load(a[r] + j);
-                    simd::store(grad + j, g);
-                }
-                for (std::ptrdiff_t j = vcols; j < cols; ++j) {
-                    double g = grad[j];
-                    for (int r = 0; r < 8; ++r)
-                        g += c[r] * a[r][j];
-                    grad[j] = g;
-                }
-            } else {
-                for (int r = 0; r < present; ++r) {
-                    const V4d cr = simd::splat(c[r]);
-                    for (std::ptrdiff_t j = 0; j < vcols; j += 4)
-                        simd::store(grad + j, simd::load(grad + j) + cr * simd::load(a[r] + j));
-                    for (std::ptrdiff_t j = vcols; j < cols; ++j)
-                        grad[j] += c[r] * a[r][j];
-                }
-            }
-        }
-    }
-    return out;
-}
-
-/** The AVX2 schedule. Rows are taken in blocks of at most MaxBlock rows and about BlockBytes of
+/** The AVX2 schedule (Blocked): rows are taken in blocks of at most MaxBlock rows and about BlockBytes of
  *  features, so that a block stays in L1 between its two passes. First the block's margins and logistic weights, eight
  *  rows at a time: eight dot products (one four-lane accumulator each, eight independent chains),
  *  their lanes summed for four rows at once through a 4 × 4 transposition, the leftover columns,
@@ -190,6 +97,56 @@ DPLAB_SIMD_INLINE void margins8(const double *const a[8], const double *theta, s
     for (std::ptrdiff_t j = vcols; j < cols; ++j) {
         z[0] += V4d{a[0][j], a[1][j], a[2][j], a[3][j]} * theta[j];
         z[1] += V4d{a[4][j], a[5][j], a[6][j], a[7][j]} * theta[j];
+    }
+}
+
+/** The SSE2 schedule's margins of eight rows (two vectors): each row's lanes summed as
+ *  (l0 + l1) + (l2 + l3) one row at a time, then the leftover columns (the same operations as
+ *  margins8; on SSE2 the 4 × 4 transposition costs more than it saves). */
+DPLAB_SIMD_INLINE void marginsRows8(const double *const a[8], const double *theta, std::ptrdiff_t vcols,
+                                    std::ptrdiff_t cols, V4d z[2])
+{
+    V4d acc[8];
+    accumulate8(a, theta, vcols, acc);
+    double sum[8];
+    for (int r = 0; r < 8; ++r)
+        sum[r] = simd::sum(acc[r]);
+    for (std::ptrdiff_t j = vcols; j < cols; ++j)
+        for (int r = 0; r < 8; ++r)
+            sum[r] += a[r][j] * theta[j];
+    z[0] = simd::load(sum);
+    z[1] = simd::load(sum + 4);
+}
+
+/** The SSE2 schedule's gradient update: grad += Σ c[r] x_r over the group's `present` rows in
+ *  order, one vector of columns at a time (a single sum in registers). */
+DPLAB_SIMD_INLINE void addGroupRows(const double *const a[8], int present, const double *c, std::ptrdiff_t vcols,
+                                    std::ptrdiff_t cols, double *grad)
+{
+    if (present == 8) {
+        V4d cv[8];
+        for (int r = 0; r < 8; ++r)
+            cv[r] = simd::splat(c[r]);
+        for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
+            V4d g = simd::load(grad + j);
+            for (int r = 0; r < 8; ++r)
+                g += cv[r] * simd::load(a[r] + j);
+            simd::store(grad + j, g);
+        }
+        for (std::ptrdiff_t j = vcols; j < cols; ++j) {
+            double g = grad[j];
+            for (int r = 0; r < 8; ++r)
+                g += c[r] * a[r][j];
+            grad[j] = g;
+        }
+        return;
+    }
+    for (int r = 0; r < present; ++r) {
+        const V4d cr = simd::splat(c[r]);
+        for (std::ptrdiff_t j = 0; j < vcols; j += 4)
+            simd::store(grad + j, simd::load(grad + j) + cr * simd::load(a[r] + j));
+        for (std::ptrdiff_t j = vcols; j < cols; ++j)
+            grad[j] += c[r] * a[r][j];
     }
 }
 
@@ -261,12 +218,15 @@ __attribute__((target("avx2"))) void addRowsAvx2(const double *X, std::ptrdiff_t
     addRowsBody<8>(X, cols, rows, c, grad);
 }
 
-template <bool WantGrad, bool WantLoss, bool WantCorrect>
+/** Both schedules: Blocked (AVX2) takes blocks of rows, the gradient after each block
+ *  (addRowsAvx2); otherwise (SSE2) a block is one group of eight rows, the gradient after it. */
+template <bool Blocked, bool WantGrad, bool WantLoss, bool WantCorrect>
 DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
 {
     const auto [X, y, rows, cols, theta, scale, grad] = args;
-    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3), block = blockRows(cols);
     LogisticPass out;
+    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
+    const std::ptrdiff_t block = Blocked ? blockRows(cols) : 8;
     double c[MaxBlock];
     for (std::ptrdiff_t b0 = 0; b0 < rows; b0 += block) {
         const std::ptrdiff_t inBlock = std::min(block, rows - b0);
@@ -275,46 +235,70 @@ DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
             const int present = static_cast<int>(std::min<std::ptrdiff_t>(8, inBlock - g0));
             const double *a[8];
             double label[8];
-            groupRows(X, y, k, present, cols, a, label);
+            for (int r = 0; r < 8; ++r) {
+                a[r] = X + (k + (r < present ? r : 0)) * cols;
+                label[r] = y[k + (r < present ? r : 0)];
+            }
             V4d z[2];
-            margins8(a, theta, vcols, cols, z);
-            for (int h = 0; h < 2; ++h)
-                weights4<WantGrad, WantLoss, WantCorrect>(
-                    z[h], present == 8 ? simd::load(y + k + 4 * h) : simd::load(label + 4 * h),
-                    std::clamp(present - 4 * h, 0, 4), scale, out, c + g0 + 4 * h);
+            if constexpr (Blocked)
+                margins8(a, theta, vcols, cols, z);
+            else
+                marginsRows8(a, theta, vcols, cols, z);
+            for (int h = 0; h < 2; ++h) {
+                const V4d yv = present == 8 ? simd::load(y + k + 4 * h) : simd::load(label + 4 * h);
+                const int lanes = std::clamp(present - 4 * h, 0, 4);
+                if constexpr (WantCorrect) {
+                    for (int r = 0; r < lanes; ++r)
+                        out.correct += (z[h][r] >= 0.0 ? 1.0 : -1.0) == yv[r];
+                }
+                const V4d u = -(yv * z[h]);                        // −y z
+                const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
+                if constexpr (WantLoss) {
+                    // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
+                    const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
+                    for (int r = 0; r < lanes; ++r)
+                        out.loss += l[r];
+                }
+                if constexpr (WantGrad) {
+                    const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
+                    simd::store(c + g0 + 4 * h, -(yv * s) * scale);
+                }
+            }
+            if constexpr (!Blocked && WantGrad)
+                addGroupRows(a, present, c, vcols, cols, grad);
         }
-        if constexpr (WantGrad)
+        if constexpr (Blocked && WantGrad)
             addRowsAvx2(X + b0 * cols, cols, inBlock, c, grad);
     }
     return out;
 }
 
-/** The eight instantiations of BODY (passBodyRows or passBody) behind one switch. */
-#define DPLAB_LOGISTIC_DISPATCH(BODY)                                                              \
+/** The eight instantiations of passBody for a schedule behind one switch. */
+#define DPLAB_LOGISTIC_DISPATCH(BLOCKED)                                                           \
     const PassArgs args{X, y, rows, cols, theta, scale, grad};                                     \
     const int key = (grad ? 4 : 0) | (wantLoss ? 2 : 0) | (wantCorrect ? 1 : 0);                   \
     switch (key) {                                                                                 \
-    case 0: return BODY<false, false, false>(args);                                                \
-    case 1: return BODY<false, false, true>(args);                                                 \
-    case 2: return BODY<false, true, false>(args);                                                 \
-    case 3: return BODY<false, true, true>(args);                                                  \
-    case 4: return BODY<true, false, false>(args);                                                 \
-    case 5: return BODY<true, false, true>(args);                                                  \
-    case 6: return BODY<true, true, false>(args);                                                  \
-    default: return BODY<true, true, true>(args);                                                  \
+    case 0: return passBody<BLOCKED, false, false, false>(args);                                   \
+    case 1: return passBody<BLOCKED, false, false, true>(args);                                    \
+    case 2: return passBody<BLOCKED, false, true, false>(args);                                    \
+    case 3: return passBody<BLOCKED, false, true, true>(args);                                     \
+    case 4: return passBody<BLOCKED, true, false, false>(args);                                    \
+    case 5: return passBody<BLOCKED, true, false, true>(args);                                     \
+    case 6: return passBody<BLOCKED, true, true, false>(args);                                     \
+    default: return passBody<BLOCKED, true, true, true>(args);                                     \
     }
 
 LogisticPass passSse2(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
                       const double *theta, double scale, double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH(passBodyRows)
+    DPLAB_LOGISTIC_DISPATCH(false)
 }
 
 __attribute__((target("avx2"))) LogisticPass passAvx2(const double *X, const double *y, std::ptrdiff_t rows,
                                                       std::ptrdiff_t cols, const double *theta, double scale,
                                                       double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH(passBody)
+    DPLAB_LOGISTIC_DISPATCH(true)
 }
 
 #undef DPLAB_LOGISTIC_DISPATCH
