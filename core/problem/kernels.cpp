@@ -8,7 +8,10 @@
 
 #include "dplab/common/simd.h"
 
+#include <Eigen/Core>
+
 #include <algorithm>
+#include <cstring>
 
 #pragma GCC diagnostic ignored "-Wpsabi"
 
@@ -18,120 +21,284 @@ namespace {
 
 using simd::V4d;
 
-/** Rows are taken eight at a time: eight dot products (one four-lane accumulator each, so eight
- *  independent chains), the eight logistic weights as two vectors, then the eight rows added to
- *  the gradient while they are still in L1. A group of fewer than eight rows points the missing
- *  rows at its first row and ignores their results. The group size changes only the schedule,
- *  not a result: each row's dot product, each gradient coordinate's sum (rows in order) and the
- *  loss (rows in order) are the same operations in the same order for any group size. */
-constexpr int Group = 8;
+/** One call's arguments (logisticPass), for the two schedules below. */
+struct PassArgs {
+    const double *X, *y;
+    std::ptrdiff_t rows, cols;
+    const double *theta;
+    double scale;
+    double *grad;
+};
 
-template <bool WantGrad, bool WantLoss, bool WantCorrect>
-DPLAB_SIMD_INLINE LogisticPass passBody(const double *X, const double *y, std::ptrdiff_t rows,
-                                        std::ptrdiff_t cols, const double *theta, double scale,
-                                        double *grad)
+/** acc[r] lane l = Σ a[r][j]·θ[j] over the columns j ≡ l (mod 4) below vcols, in order (eight
+ *  independent chains). */
+DPLAB_SIMD_INLINE void accumulate8(const double *const a[8], const double *theta, std::ptrdiff_t vcols, V4d acc[8])
 {
+    for (int r = 0; r < 8; ++r)
+        acc[r] = simd::splat(0.0);
+    for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
+        const V4d t = simd::load(theta + j);
+        for (int r = 0; r < 8; ++r)
+            acc[r] += simd::load(a[r] + j) * t;
+    }
+}
+
+/** The AVX2 schedule (Blocked): rows are taken in blocks of at most MaxBlock rows and about BlockBytes of
+ *  features, so that a block stays in L1 between its two passes. First the block's margins and logistic weights, eight
+ *  rows at a time: eight dot products (one four-lane accumulator each, eight independent chains),
+ *  their lanes summed for four rows at once through a 4 × 4 transposition, the leftover columns,
+ *  then e^x and σ on two vectors of four margins. The groups of a block do not depend on each
+ *  other, so the long e^x chains of successive groups overlap in the CPU instead of waiting for
+ *  the gradient. Then the block's rows are added to the gradient in row order, a chunk of columns
+ *  at a time, each chunk's sums held in registers over all the block's rows. The blocking changes
+ *  only the schedule, not a result: each row's dot product, each gradient coordinate's sum (rows
+ *  in order) and the loss (rows in order) are the same operations in the same order as row by
+ *  row. A group of fewer than eight rows points the missing rows at its first row and ignores
+ *  their results. */
+constexpr std::ptrdiff_t MaxBlock = 128;
+constexpr std::ptrdiff_t BlockBytes = 24 * 1024;
+
+inline std::ptrdiff_t blockRows(std::ptrdiff_t cols)
+{
+    const std::ptrdiff_t fit = BlockBytes / (8 * std::max<std::ptrdiff_t>(cols, 1));
+    return std::clamp<std::ptrdiff_t>(fit & ~std::ptrdiff_t(7), 8, MaxBlock);
+}
+
+/** out[l] = lane l of v0, v1, v2, v3 (a 4 × 4 transposition: shuffles, no arithmetic). */
+DPLAB_SIMD_INLINE void transpose4(V4d v0, V4d v1, V4d v2, V4d v3, V4d out[4])
+{
+    const simd::V4i low = {0, 1, 4, 5}, high = {2, 3, 6, 7}, even = {0, 4, 2, 6}, odd = {1, 5, 3, 7};
+    const V4d t02 = __builtin_shuffle(v0, v2, low), t13 = __builtin_shuffle(v1, v3, low);
+    const V4d u02 = __builtin_shuffle(v0, v2, high), u13 = __builtin_shuffle(v1, v3, high);
+    out[0] = __builtin_shuffle(t02, t13, even);
+    out[1] = __builtin_shuffle(t02, t13, odd);
+    out[2] = __builtin_shuffle(u02, u13, even);
+    out[3] = __builtin_shuffle(u02, u13, odd);
+}
+
+/** The lane sums (l0 + l1) + (l2 + l3) of four accumulators, for the four at once. */
+DPLAB_SIMD_INLINE V4d laneSums(V4d acc0, V4d acc1, V4d acc2, V4d acc3)
+{
+    V4d lane[4];
+    transpose4(acc0, acc1, acc2, acc3, lane);
+    return (lane[0] + lane[1]) + (lane[2] + lane[3]);
+}
+
+/** The margins x_r·θ of eight rows as two vectors (rows 0–3, 4–7): lane l of row r's accumulator
+ *  sums the columns j ≡ l (mod 4) in order (eight independent chains); the lanes are summed as
+ *  (l0 + l1) + (l2 + l3) (laneSums); then the leftover columns are added in order. */
+DPLAB_SIMD_INLINE void margins8(const double *const a[8], const double *theta, std::ptrdiff_t vcols,
+                                std::ptrdiff_t cols, V4d z[2])
+{
+    V4d acc[8];
+    accumulate8(a, theta, vcols, acc);
+    z[0] = laneSums(acc[0], acc[1], acc[2], acc[3]);
+    z[1] = laneSums(acc[4], acc[5], acc[6], acc[7]);
+    for (std::ptrdiff_t j = vcols; j < cols; ++j) {
+        z[0] += V4d{a[0][j], a[1][j], a[2][j], a[3][j]} * theta[j];
+        z[1] += V4d{a[4][j], a[5][j], a[6][j], a[7][j]} * theta[j];
+    }
+}
+
+/** The SSE2 schedule's margins of eight rows (two vectors): each row's lanes summed as
+ *  (l0 + l1) + (l2 + l3) one row at a time, then the leftover columns (the same operations as
+ *  margins8; on SSE2 the 4 × 4 transposition costs more than it saves). */
+DPLAB_SIMD_INLINE void marginsRows8(const double *const a[8], const double *theta, std::ptrdiff_t vcols,
+                                    std::ptrdiff_t cols, V4d z[2])
+{
+    V4d acc[8];
+    accumulate8(a, theta, vcols, acc);
+    double sum[8];
+    for (int r = 0; r < 8; ++r)
+        sum[r] = simd::sum(acc[r]);
+    for (std::ptrdiff_t j = vcols; j < cols; ++j)
+        for (int r = 0; r < 8; ++r)
+            sum[r] += a[r][j] * theta[j];
+    z[0] = simd::load(sum);
+    z[1] = simd::load(sum + 4);
+}
+
+/** The SSE2 schedule's gradient update: grad += Σ c[r] x_r over the group's `present` rows in
+ *  order, one vector of columns at a time (a single sum in registers). */
+DPLAB_SIMD_INLINE void addGroupRows(const double *const a[8], int present, const double *c, std::ptrdiff_t vcols,
+                                    std::ptrdiff_t cols, double *grad)
+{
+    if (present == 8) {
+        V4d cv[8];
+        for (int r = 0; r < 8; ++r)
+            cv[r] = simd::splat(c[r]);
+        for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
+            V4d g = simd::load(grad + j);
+            for (int r = 0; r < 8; ++r)
+                g += cv[r] * simd::load(a[r] + j);
+            simd::store(grad + j, g);
+        }
+        for (std::ptrdiff_t j = vcols; j < cols; ++j) {
+            double g = grad[j];
+            for (int r = 0; r < 8; ++r)
+                g += c[r] * a[r][j];
+            grad[j] = g;
+        }
+        return;
+    }
+    for (int r = 0; r < present; ++r) {
+        const V4d cr = simd::splat(c[r]);
+        for (std::ptrdiff_t j = 0; j < vcols; j += 4)
+            simd::store(grad + j, simd::load(grad + j) + cr * simd::load(a[r] + j));
+        for (std::ptrdiff_t j = vcols; j < cols; ++j)
+            grad[j] += c[r] * a[r][j];
+    }
+}
+
+/** grad[j0, j0 + 4 NV) (and, with Tail, the last cols mod 4 columns, through the row's last four
+ *  columns whose other lanes are dropped) += Σ_r c[r] x_r, rows r < rows in order. */
+template <int NV, bool Tail>
+DPLAB_SIMD_INLINE void addRowsChunk(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
+                                    std::ptrdiff_t j0, double *grad)
+{
+    V4d g[NV > 0 ? NV : 1];
+    for (int v = 0; v < NV; ++v)
+        g[v] = simd::load(grad + j0 + 4 * v);
+    V4d tail = Tail ? simd::load(grad + cols - 4) : simd::splat(0.0);
+    const double *a = X;
+    for (std::ptrdiff_t r = 0; r < rows; ++r, a += cols) {
+        const V4d cr = simd::splat(c[r]);
+        for (int v = 0; v < NV; ++v)
+            g[v] += cr * simd::load(a + j0 + 4 * v);
+        if constexpr (Tail)
+            tail += cr * simd::load(a + cols - 4);
+    }
+    for (int v = 0; v < NV; ++v)
+        simd::store(grad + j0 + 4 * v, g[v]);
+    if constexpr (Tail)
+        for (std::ptrdiff_t l = 4 - (cols & 3); l < 4; ++l)
+            grad[cols - 4 + l] = tail[l];
+}
+
+/** The last chunk: NV (< MaxNV) vectors of columns, with the tail when there is one. */
+template <int MaxNV, int NV = 0>
+DPLAB_SIMD_INLINE void addRowsLast(int nv, const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
+                                   const double *c, std::ptrdiff_t j0, double *grad)
+{
+    if constexpr (NV < MaxNV) {
+        if (nv != NV)
+            return addRowsLast<MaxNV, NV + 1>(nv, X, cols, rows, c, j0, grad);
+        if (cols & 3)
+            addRowsChunk<NV, true>(X, cols, rows, c, j0, grad);
+        else
+            addRowsChunk<NV, false>(X, cols, rows, c, j0, grad);
+    }
+}
+
+/** grad += Σ_r c[r] x_r over rows r < rows in order (each coordinate its own chain), in chunks of
+ *  MaxNV vectors of columns. */
+template <int MaxNV>
+DPLAB_SIMD_INLINE void addRowsBody(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
+                                   double *grad)
+{
+    if (cols < 4) {
+        for (std::ptrdiff_t j = 0; j < cols; ++j) {
+            double g = grad[j];
+            for (std::ptrdiff_t r = 0; r < rows; ++r)
+                g += c[r] * X[r * cols + j];
+            grad[j] = g;
+        }
+        return;
+    }
+    const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
+    std::ptrdiff_t j0 = 0;
+    for (; vcols - j0 >= 4 * MaxNV; j0 += 4 * MaxNV)
+        addRowsChunk<MaxNV, false>(X, cols, rows, c, j0, grad);
+    addRowsLast<MaxNV>(static_cast<int>((vcols - j0) / 4), X, cols, rows, c, j0, grad);
+}
+
+__attribute__((target("avx2"))) void addRowsAvx2(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
+                                                 const double *c, double *grad)
+{
+    addRowsBody<8>(X, cols, rows, c, grad);
+}
+
+/** Both schedules: Blocked (AVX2) takes blocks of rows, the gradient after each block
+ *  (addRowsAvx2); otherwise (SSE2) a block is one group of eight rows, the gradient after it. */
+template <bool Blocked, bool WantGrad, bool WantLoss, bool WantCorrect>
+DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
+{
+    const auto [X, y, rows, cols, theta, scale, grad] = args;
     LogisticPass out;
     const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
-    for (std::ptrdiff_t k0 = 0; k0 < rows; k0 += Group) {
-        const int present = static_cast<int>(std::min<std::ptrdiff_t>(Group, rows - k0));
-        const double *a[Group];
-        double label[Group];
-        for (int r = 0; r < Group; ++r) {
-            const int row = r < present ? r : 0;
-            a[r] = X + (k0 + row) * cols;
-            label[r] = y[k0 + row];
-        }
-        V4d acc[Group];
-        for (int r = 0; r < Group; ++r)
-            acc[r] = simd::splat(0.0);
-        for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
-            const V4d t = simd::load(theta + j);
-            for (int r = 0; r < Group; ++r)
-                acc[r] += simd::load(a[r] + j) * t;
-        }
-        double z[Group];
-        for (int r = 0; r < Group; ++r)
-            z[r] = simd::sum(acc[r]);
-        for (std::ptrdiff_t j = vcols; j < cols; ++j)
-            for (int r = 0; r < Group; ++r)
-                z[r] += a[r][j] * theta[j];
-        if constexpr (WantCorrect) {
-            for (int r = 0; r < present; ++r)
-                out.correct += (z[r] >= 0.0 ? 1.0 : -1.0) == label[r];
-        }
-        double c[Group];
-        for (int h = 0; h < Group; h += 4) {
-            const V4d yv = simd::load(label + h);
-            const V4d u = -(yv * simd::load(z + h));            // −y z
-            const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
-            if constexpr (WantLoss) {
-                // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
-                const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
-                for (int r = h; r < std::min(present, h + 4); ++r)
-                    out.loss += l[r - h];
+    const std::ptrdiff_t block = Blocked ? blockRows(cols) : 8;
+    double c[MaxBlock];
+    for (std::ptrdiff_t b0 = 0; b0 < rows; b0 += block) {
+        const std::ptrdiff_t inBlock = std::min(block, rows - b0);
+        for (std::ptrdiff_t g0 = 0; g0 < inBlock; g0 += 8) {
+            const std::ptrdiff_t k = b0 + g0;
+            const int present = static_cast<int>(std::min<std::ptrdiff_t>(8, inBlock - g0));
+            const double *a[8];
+            double label[8];
+            for (int r = 0; r < 8; ++r) {
+                a[r] = X + (k + (r < present ? r : 0)) * cols;
+                label[r] = y[k + (r < present ? r : 0)];
             }
-            if constexpr (WantGrad) {
-                const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
-                simd::store(c + h, -(yv * s) * scale);
-            }
-        }
-        if constexpr (WantGrad) {
-            if (present == Group) {
-                V4d cv[Group];
-                for (int r = 0; r < Group; ++r)
-                    cv[r] = simd::splat(c[r]);
-                for (std::ptrdiff_t j = 0; j < vcols; j += 4) {
-                    V4d g = simd::load(grad + j);
-                    for (int r = 0; r < Group; ++r)
-                        g += cv[r] * simd::load(a[r] + j);
-                    simd::store(grad + j, g);
+            V4d z[2];
+            if constexpr (Blocked)
+                margins8(a, theta, vcols, cols, z);
+            else
+                marginsRows8(a, theta, vcols, cols, z);
+            for (int h = 0; h < 2; ++h) {
+                const V4d yv = present == 8 ? simd::load(y + k + 4 * h) : simd::load(label + 4 * h);
+                const int lanes = std::clamp(present - 4 * h, 0, 4);
+                if constexpr (WantCorrect) {
+                    for (int r = 0; r < lanes; ++r)
+                        out.correct += (z[h][r] >= 0.0 ? 1.0 : -1.0) == yv[r];
                 }
-                for (std::ptrdiff_t j = vcols; j < cols; ++j) {
-                    double g = grad[j];
-                    for (int r = 0; r < Group; ++r)
-                        g += c[r] * a[r][j];
-                    grad[j] = g;
+                const V4d u = -(yv * z[h]);                        // −y z
+                const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
+                if constexpr (WantLoss) {
+                    // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
+                    const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
+                    for (int r = 0; r < lanes; ++r)
+                        out.loss += l[r];
                 }
-            } else {
-                for (int r = 0; r < present; ++r) {
-                    const V4d cr = simd::splat(c[r]);
-                    for (std::ptrdiff_t j = 0; j < vcols; j += 4)
-                        simd::store(grad + j, simd::load(grad + j) + cr * simd::load(a[r] + j));
-                    for (std::ptrdiff_t j = vcols; j < cols; ++j)
-                        grad[j] += c[r] * a[r][j];
+                if constexpr (WantGrad) {
+                    const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
+                    simd::store(c + g0 + 4 * h, -(yv * s) * scale);
                 }
             }
+            if constexpr (!Blocked && WantGrad)
+                addGroupRows(a, present, c, vcols, cols, grad);
         }
+        if constexpr (Blocked && WantGrad)
+            addRowsAvx2(X + b0 * cols, cols, inBlock, c, grad);
     }
     return out;
 }
 
-/** The eight instantiations behind one switch; F is the instruction set's copy of passBody. */
-#define DPLAB_LOGISTIC_DISPATCH                                                                    \
+/** The eight instantiations of passBody for a schedule behind one switch. */
+#define DPLAB_LOGISTIC_DISPATCH(BLOCKED)                                                           \
+    const PassArgs args{X, y, rows, cols, theta, scale, grad};                                     \
     const int key = (grad ? 4 : 0) | (wantLoss ? 2 : 0) | (wantCorrect ? 1 : 0);                   \
     switch (key) {                                                                                 \
-    case 0: return passBody<false, false, false>(X, y, rows, cols, theta, scale, grad);           \
-    case 1: return passBody<false, false, true>(X, y, rows, cols, theta, scale, grad);            \
-    case 2: return passBody<false, true, false>(X, y, rows, cols, theta, scale, grad);            \
-    case 3: return passBody<false, true, true>(X, y, rows, cols, theta, scale, grad);             \
-    case 4: return passBody<true, false, false>(X, y, rows, cols, theta, scale, grad);            \
-    case 5: return passBody<true, false, true>(X, y, rows, cols, theta, scale, grad);             \
-    case 6: return passBody<true, true, false>(X, y, rows, cols, theta, scale, grad);             \
-    default: return passBody<true, true, true>(X, y, rows, cols, theta, scale, grad);             \
+    case 0: return passBody<BLOCKED, false, false, false>(args);                                   \
+    case 1: return passBody<BLOCKED, false, false, true>(args);                                    \
+    case 2: return passBody<BLOCKED, false, true, false>(args);                                    \
+    case 3: return passBody<BLOCKED, false, true, true>(args);                                     \
+    case 4: return passBody<BLOCKED, true, false, false>(args);                                    \
+    case 5: return passBody<BLOCKED, true, false, true>(args);                                     \
+    case 6: return passBody<BLOCKED, true, true, false>(args);                                     \
+    default: return passBody<BLOCKED, true, true, true>(args);                                     \
     }
 
 LogisticPass passSse2(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
                       const double *theta, double scale, double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH
+    DPLAB_LOGISTIC_DISPATCH(false)
 }
 
 __attribute__((target("avx2"))) LogisticPass passAvx2(const double *X, const double *y, std::ptrdiff_t rows,
                                                       std::ptrdiff_t cols, const double *theta, double scale,
                                                       double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH
+    DPLAB_LOGISTIC_DISPATCH(true)
 }
 
 #undef DPLAB_LOGISTIC_DISPATCH
@@ -174,6 +341,117 @@ __attribute__((target("avx2"))) void log1pAvx2(double *e, std::ptrdiff_t size)
     elementwise(e, e, size, [](V4d v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
 }
 
+// --- products in Eigen's order --------------------------------------------------------------
+
+typedef double V2d __attribute__((vector_size(16), aligned(8)));
+
+/** Elements of a product block: for one row (D = double) or two adjacent rows (D = V2d, one per
+ *  lane) of A starting at a (column stride lda), the terms a_kk·b_kk summed from +0 in order of
+ *  kk, or (Split) the even kk below peeledK in one sum and the odd ones in another, the two added,
+ *  then the kk from peeledK on; the result +0 + sum (productInEigenOrder). */
+template <bool Split, class D>
+DPLAB_SIMD_INLINE D productRows(const double *a, std::ptrdiff_t lda, const double *b, std::ptrdiff_t k,
+                                std::ptrdiff_t peeledK)
+{
+    const auto at = [&](std::ptrdiff_t kk) {
+        D v;
+        std::memcpy(&v, a + kk * lda, sizeof v);
+        return v;
+    };
+    D sum = D{} + 0.0, odd = sum; // +0 in every lane
+    std::ptrdiff_t kk = 0;
+    if constexpr (Split) {
+        for (; kk < peeledK; kk += 2) {
+            sum += at(kk) * b[kk];
+            odd += at(kk + 1) * b[kk + 1];
+        }
+        sum += odd;
+    }
+    for (; kk < k; ++kk)
+        sum += at(kk) * b[kk];
+    return 0.0 + sum;
+}
+
+/** Rows [i, i + 4 NV) of four columns (b[col], out[col]) as NV vectors each: sums from +0 in
+ *  order of kk, then +0 + sum. */
+template <int NV>
+DPLAB_SIMD_INLINE void productVectors(const double *A, std::ptrdiff_t lda, const double *const b[4],
+                                      std::ptrdiff_t k, double *const out[4], int columns, std::ptrdiff_t i)
+{
+    V4d acc[4][NV];
+    for (int col = 0; col < 4; ++col)
+        for (int v = 0; v < NV; ++v)
+            acc[col][v] = simd::splat(0.0);
+    for (std::ptrdiff_t kk = 0; kk < k; ++kk) {
+        V4d a[NV];
+        for (int v = 0; v < NV; ++v)
+            a[v] = simd::load(A + kk * lda + i + 4 * v);
+        for (int col = 0; col < 4; ++col)
+            for (int v = 0; v < NV; ++v)
+                acc[col][v] += a[v] * b[col][kk];
+    }
+    for (int col = 0; col < columns; ++col)
+        for (int v = 0; v < NV; ++v)
+            simd::store(out[col] + i + 4 * v, 0.0 + acc[col][v]);
+}
+
+/** C = A·B, column-major, in the order of Eigen's blocked product for SSE2 (see
+ *  productInEigenOrder): row blocks of mc, column blocks of nc; in a block of `rows` rows the
+ *  first rows/4·4 are Eigen's two-packet rows (one sum per element), the next up to rows/2·2 its
+ *  one-packet rows (split sums in the block's first cols/4·4 columns), the last one its scalar
+ *  row. */
+DPLAB_SIMD_INLINE void productBody(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb,
+                                   double *C, std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k,
+                                   std::ptrdiff_t n, std::ptrdiff_t mc, std::ptrdiff_t nc)
+{
+    const std::ptrdiff_t peeledK = k & ~std::ptrdiff_t(7);
+    for (std::ptrdiff_t i2 = 0; i2 < m; i2 += mc) {
+        const std::ptrdiff_t rows = std::min(mc, m - i2);
+        const std::ptrdiff_t twoPacket = i2 + rows / 4 * 4, onePacket = i2 + rows / 2 * 2, end = i2 + rows;
+        for (std::ptrdiff_t j2 = 0; j2 < n; j2 += nc) {
+            const std::ptrdiff_t cols = std::min(nc, n - j2), panels = j2 + cols / 4 * 4;
+            for (std::ptrdiff_t c0 = j2; c0 < j2 + cols; c0 += 4) {
+                const int columns = static_cast<int>(std::min<std::ptrdiff_t>(4, j2 + cols - c0));
+                const double *b[4];
+                double *out[4];
+                for (int col = 0; col < 4; ++col) {
+                    const std::ptrdiff_t c = c0 + (col < columns ? col : 0);
+                    b[col] = B + c * ldb;
+                    out[col] = C + c * ldc;
+                }
+                std::ptrdiff_t i = i2;
+                for (; i + 8 <= twoPacket; i += 8)
+                    productVectors<2>(A, lda, b, k, out, columns, i);
+                if (i < twoPacket)
+                    productVectors<1>(A, lda, b, k, out, columns, i);
+                for (int col = 0; col < columns && onePacket > twoPacket; ++col) {
+                    const V2d pair = c0 + col < panels
+                                         ? productRows<true, V2d>(A + twoPacket, lda, b[col], k, peeledK)
+                                         : productRows<false, V2d>(A + twoPacket, lda, b[col], k, peeledK);
+                    std::memcpy(out[col] + twoPacket, &pair, sizeof pair);
+                }
+                for (int col = 0; col < columns && end > onePacket; ++col)
+                    out[col][onePacket] = productRows<false, double>(A + onePacket, lda, b[col], k, peeledK);
+            }
+        }
+    }
+}
+
+void productSse2(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
+                 std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k, std::ptrdiff_t n, std::ptrdiff_t mc,
+                 std::ptrdiff_t nc)
+{
+    productBody(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+}
+
+__attribute__((target("avx2"))) void productAvx2(const double *A, std::ptrdiff_t lda, const double *B,
+                                                 std::ptrdiff_t ldb, double *C, std::ptrdiff_t ldc, std::ptrdiff_t m,
+                                                 std::ptrdiff_t k, std::ptrdiff_t n, std::ptrdiff_t mc,
+                                                 std::ptrdiff_t nc)
+{
+    productBody(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+}
+
 } // namespace
 
 LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
@@ -203,6 +481,24 @@ void log1pUnitInPlace(double *e, std::ptrdiff_t size, Isa isa)
         log1pAvx2(e, size);
     else
         log1pSse2(e, size);
+}
+
+bool productInEigenOrder(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
+                         std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k, std::ptrdiff_t n, Isa isa)
+{
+    // Eigen's own choice: a coefficient-based product below 20, a matrix-vector product for one
+    // row or column, else the blocked product with its cache-dependent block sizes.
+    if (m < 2 || n < 2 || k < 1 || k + m + n < 20)
+        return false;
+    Eigen::Index kc = k, mc = m, nc = n;
+    Eigen::internal::computeProductBlockingSizes<double, double, 1, Eigen::Index>(kc, mc, nc, 1);
+    if (kc < k)
+        return false; // several passes over the depth: not modelled
+    if (isa == Isa::Avx2 && cpuHasAvx2())
+        productAvx2(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+    else
+        productSse2(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
+    return true;
 }
 
 } // namespace dplab::kernels

@@ -58,6 +58,7 @@ CASES = [
     ("push-pull logistic (10, 112, 100), recorded at the end", "push-pull", 10, 112, 100, 5000, (1000, 5000), "end"),
     ("push-pull logistic (10, 112, 100), recorded every iteration", "push-pull", 10, 112, 100, 5000, (1000, 5000),
      "every"),
+    ("push-pull logistic (6, 10, 200), recorded at the end", "push-pull", 6, 10, 200, 20000, (4000, 20000), "end"),
 ]
 VARIANTS = ("logaddexp", "tanh")
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The run-time dispatched kernels: the SSE2 and the AVX2 version give identical bytes on the same
-// input (the AVX2 half is skipped, with a message, on a CPU without AVX2), and both agree with a
-// plain scalar reference to rounding.
+// input (the AVX2 half is skipped, with a message, on a CPU without AVX2), both agree with a
+// plain scalar reference to rounding, the logistic pass gives the bytes of its documented order
+// and the product those of Eigen's.
 #include "dplab/common/simd.h"
 #include "dplab/problem/kernels.h"
 
+#include <Eigen/Core>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -119,6 +121,104 @@ TEST(Kernels, LogisticPassAgreesWithAScalarReference)
                 ASSERT_NEAR(got.grad[j], static_cast<double>(grad[j]), tol * c.spread) << "coordinate " << j;
         }
     }
+}
+
+/** The documented order of operations, one row and one lane at a time: lane l of the dot product
+ *  sums the columns j ≡ l (mod 4) in order, the lanes as (l0 + l1) + (l2 + l3), then the leftover
+ *  columns in order; σ and softplus from simd.h's e^x and log1p; each gradient coordinate and the
+ *  loss summed over the rows in order. The kernel must give these bytes whatever its blocking and
+ *  grouping of rows (the schedule may change, the arithmetic may not). */
+Result documentedOrder(const Data &d, const Case &c)
+{
+    Result r;
+    r.grad.assign(static_cast<std::size_t>(c.cols), 0.25);
+    const std::ptrdiff_t vcols = c.cols & ~std::ptrdiff_t(3);
+    for (std::ptrdiff_t k = 0; k < c.rows; ++k) {
+        const double *x = d.X.data() + k * c.cols;
+        double lane[4] = {0.0, 0.0, 0.0, 0.0};
+        for (std::ptrdiff_t j = 0; j < vcols; ++j)
+            lane[j % 4] += x[j] * d.theta[static_cast<std::size_t>(j)];
+        double z = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+        for (std::ptrdiff_t j = vcols; j < c.cols; ++j)
+            z += x[j] * d.theta[static_cast<std::size_t>(j)];
+        const double y = d.y[static_cast<std::size_t>(k)];
+        r.pass.correct += (z >= 0.0 ? 1.0 : -1.0) == y;
+        const double u = -(y * z);
+        const double e = simd::expNonPositive(simd::splat(-std::abs(u)))[0];
+        r.pass.loss += (u > 0.0 ? u : 0.0) + simd::log1pUnit(simd::splat(e))[0];
+        const double s = (u >= 0.0 ? 1.0 : e) / (1.0 + e);
+        const double coefficient = -(y * s) * 0.125;
+        for (std::ptrdiff_t j = 0; j < c.cols; ++j)
+            r.grad[static_cast<std::size_t>(j)] += coefficient * x[j];
+    }
+    return r;
+}
+
+TEST(Kernels, LogisticPassGivesTheBytesOfTheDocumentedOrder)
+{
+#if defined(__FMA__)
+    GTEST_SKIP() << "built with FMA (-DDPLAB_NATIVE=ON): the reference's a·b + c may be contracted, the kernel's never";
+#endif
+    // Shapes around the block (up to 128 rows) and group (8 rows) boundaries and every cols mod 4.
+    std::vector<Case> cases(std::begin(kCases), std::end(kCases));
+    for (std::ptrdiff_t rows : {8, 9, 127, 128, 129, 300})
+        for (std::ptrdiff_t cols : {2, 6, 10, 33, 35, 112, 113})
+            cases.push_back({rows, cols, cols == 35 ? 200.0 : 1.0});
+    for (kernels::Isa isa : {kernels::Isa::Sse2, kernels::Isa::Avx2}) {
+        if (isa == kernels::Isa::Avx2 && !kernels::cpuHasAvx2())
+            continue;
+        for (const Case &c : cases) {
+            const Data d = makeData(c, 11u + static_cast<unsigned>(c.rows * 7 + c.cols));
+            const Result got = run(d, c, isa);
+            const Result want = documentedOrder(d, c);
+            SCOPED_TRACE(testing::Message() << c.rows << " × " << c.cols << ", spread " << c.spread << ", "
+                                            << (isa == kernels::Isa::Avx2 ? "AVX2" : "SSE2"));
+            EXPECT_TRUE(sameBytes(got.pass.loss, want.pass.loss)) << got.pass.loss << " vs " << want.pass.loss;
+            EXPECT_EQ(got.pass.correct, want.pass.correct);
+            for (std::size_t j = 0; j < want.grad.size(); ++j)
+                ASSERT_TRUE(sameBytes(got.grad[j], want.grad[j])) << "coordinate " << j;
+        }
+    }
+}
+
+TEST(Kernels, ProductInEigenOrderGivesEigensBytes)
+{
+#if defined(__AVX__) || defined(__FMA__)
+    GTEST_SKIP() << "built for AVX or FMA (-DDPLAB_NATIVE=ON): Eigen's product then has another order";
+#endif
+    // Every shape class of Eigen's blocked product: two-packet, one-packet and scalar rows, full
+    // and partial panels of columns, depths below, at and above the peeling by eight; zeros and
+    // −0 among the terms; strided A, B and C. Shapes where Eigen takes another path are refused.
+    std::mt19937_64 gen(9);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    int used = 0;
+    for (int m = 1; m <= 19; ++m)
+        for (int k : {1, 2, 6, 7, 8, 9, 10, 15, 16, 17, 33, 64, 100})
+            for (int n : {1, 2, 3, 4, 5, 9, 10, 13, 64, 112, 640}) {
+                Eigen::MatrixXd A(m + 3, k), B(k + 2, n), got = Eigen::MatrixXd::Constant(m + 1, n, 42.0);
+                for (Eigen::Index i = 0; i < A.size(); ++i)
+                    A.data()[i] = gen() % 7 == 0 ? 0.0 : normal(gen);
+                for (Eigen::Index i = 0; i < B.size(); ++i)
+                    B.data()[i] = gen() % 7 == 0 ? -0.0 : normal(gen);
+                Eigen::MatrixXd want(m + 1, n);
+                want.topRows(m).noalias() = A.topRows(m) * B.topRows(k);
+                for (kernels::Isa isa : {kernels::Isa::Sse2, kernels::Isa::Avx2}) {
+                    if (isa == kernels::Isa::Avx2 && !kernels::cpuHasAvx2())
+                        continue;
+                    const bool done = kernels::productInEigenOrder(A.data(), A.outerStride(), B.data(), B.outerStride(),
+                                                                   got.data(), got.outerStride(), m, k, n, isa);
+                    EXPECT_EQ(done, m >= 2 && n >= 2 && k + m + n >= 20) << m << " × " << k << " × " << n;
+                    if (!done)
+                        continue;
+                    ++used;
+                    for (Eigen::Index c = 0; c < n; ++c)
+                        ASSERT_EQ(std::memcmp(&got(0, c), &want(0, c), sizeof(double) * static_cast<std::size_t>(m)), 0)
+                            << m << " × " << k << " × " << n << ", column " << c;
+                    for (Eigen::Index c = 0; c < n; ++c)
+                        ASSERT_EQ(got(m, c), 42.0) << "wrote below the block";
+                }
+            }
+    EXPECT_GT(used, 1000);
 }
 
 TEST(Kernels, ExpAndLogMatchLibmToAboutAnUlp)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // The fused logistic kernel: one pass over a block of samples (rows of a row-major matrix) that
-// computes the margins, the logistic weights, the loss and the gradient while each group of rows
-// is in cache, so the features are read once per evaluation instead of twice (X θ, then Xᵀ s).
+// computes the margins, the logistic weights, the loss and the gradient while each block of rows
+// is in cache (L1), so the features are read once per evaluation instead of twice (X θ, then Xᵀ s).
 //
 // Same bits on every x86-64 machine: the kernel is compiled twice from one source, for SSE2 (the
 // x86-64 baseline) and for AVX2, and chosen at run time by CPU (`simd::activeIsa`). Both versions do the
@@ -41,6 +41,19 @@ struct LogisticPass {
 LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
                           const double *theta, double scale, double *grad, bool wantLoss,
                           bool wantCorrect, Isa isa = activeIsa());
+
+/** C = A·B for column-major A (m × k, column stride lda), B (k × n, ldb) and C (m × n, ldc), with
+ *  the bits of Eigen's `C.noalias() = A * B` in the portable build (SSE2, no FMA): Eigen's blocked
+ *  product sums each element from +0 in order of k, except its one-packet rows (in a block of r
+ *  rows the rows from r/4·4 below r/2·2) in full panels of four columns, which sum the even and
+ *  the odd k below k − k mod 8 apart, add the two, then the rest; every result is then +0 + sum.
+ *  Row and column blocks are Eigen's own (internal::computeProductBlockingSizes). Returns false,
+ *  leaving C alone, where Eigen takes another path (k + m + n < 20, one row or column, or a
+ *  depth split into several passes): the caller then uses Eigen. Vectorised over four rows of C,
+ *  SSE2 or AVX2 with the same bits (tests/core/kernels_test.cpp compares both with Eigen). */
+bool productInEigenOrder(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
+                         std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k, std::ptrdiff_t n,
+                         Isa isa = activeIsa());
 
 /** e[k] = e^{−|z[k]|}, k < size (dplab/common/simd.h's exp; e must not alias z). */
 void expMinusAbs(const double *z, double *e, std::ptrdiff_t size, Isa isa = activeIsa());
