@@ -36,6 +36,7 @@ private slots:
     void streamingDrawsEveryStrideThRowThenEveryRow();
     void hugeEpsilonIsDrawnToTheLastIteration();
     void liveRedrawsKeepTheirShareOfTheGuiThread();
+    void aRedrawReplacesThePendingLiveRedraw();
     void fullResolutionReloadDrawsEveryRowExactly_data();
     void fullResolutionReloadDrawsEveryRowExactly();
     void newRunDuringTheReloadDrawsOnlyTheNewRun_data();
@@ -307,3 +308,42 @@ void TestMetricPlot::liveRedrawsKeepTheirShareOfTheGuiThread()
 
 QTEST_MAIN(TestMetricPlot)
 #include "tst_metricplot.moc"
+
+void TestMetricPlot::aRedrawReplacesThePendingLiveRedraw()
+{
+    // Rows that stream in schedule a live redraw; any redraw before it (the end of the run, a
+    // legend change) draws them already, so the live one must not follow it (on a short run it
+    // came after the end's redraw: one more redraw of every plot for nothing). A redraw is still
+    // due for rows that arrive after it.
+    const auto experiment = defaultPresetExperiment([](Json &doc) { doc["repetitions"] = 1; });
+    QVERIFY(experiment);
+    LiveResults live;
+    live.reset(*experiment);
+    MetricPlot plot(&live);
+    plot.setMetric(QStringLiteral("consensus_error"));
+    plot.setLogY(false);
+    QVERIFY(shown(plot, 500, 300));
+    int redraws = 0;
+    connect(&plot, &QCustomPlot::afterReplot, &plot, [&redraws] { ++redraws; });
+    live.addEvents({RunEvent{StatusEvent::Kind::Started, 0, 0, 0, 0, {}}});
+    // Values 0 and 1 only: the y axis' labels, and so the x axis' length, stay as they are (a
+    // changed length asks for one more redraw, plotstyle.cpp).
+    auto rows = [](int from, int to) {
+        return metricBatch(QStringLiteral("consensus_error"), from, to, [](int k) { return double(k % 2); });
+    };
+    live.addBatches({rows(0, 10)});
+    QTRY_VERIFY(redraws > 0);
+    // The pause between live redraws follows their cost (liveReplotInterval): wait longer.
+    const int interval = MetricPlot::liveReplotInterval(plot.replotTime(true));
+    QTest::qWait(interval + 200); // the first rows drawn, the axes settled: the next live redraw is due at once
+    redraws = 0;
+    live.addBatches({rows(10, 20)}); // a live redraw is due
+    plot.replot();                   // e.g. the run's end: draws the 20 rows
+    QCOMPARE(redraws, 1);
+    QCOMPARE(plot.meanGraph(0)->dataCount(), 20);
+    QTest::qWait(interval + 200);
+    QCOMPARE(redraws, 1); // no live redraw after it
+    live.addBatches({rows(20, 30)});
+    QTRY_COMPARE_WITH_TIMEOUT(redraws, 2, 10000); // new rows: drawn again (within the live interval)
+    QCOMPARE(plot.meanGraph(0)->dataCount(), 30);
+}

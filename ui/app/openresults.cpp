@@ -54,7 +54,7 @@ void showOpenedResults(const OpenedResults &opened, const QVector<QColor> &color
     fillLiveResults(live, *opened.experiment, *opened.result);
     plots->showOutcome(*opened.result);
     const Experiment &e = *opened.experiment;
-    comparison->setResult(*opened.result, e.sweep ? toQString(e.sweep->parameter) : QString());
+    comparison->setResult(opened.result, e.sweep ? toQString(e.sweep->parameter) : QString());
     sweep->setResult(opened.experiment, opened.result);
 }
 

@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace dplab {
 
@@ -93,7 +94,10 @@ ComparisonView::ComparisonView(LiveResults *results, QWidget *parent)
         mPoint->setToolTip(tr("Sweep point: %1 (%2)").arg(sweepParameterTitle(path), path));
         mPoint->setVisible(mPoint->count() > 1);
         updateMetricChoices();
-        rebuild();
+        if (isVisible())
+            rebuild();
+        else
+            scheduleRebuild(); // hidden: once shown (a new run starts behind the live plots)
     });
     connect(results, &LiveResults::seriesReset, this, &ComparisonView::scheduleRebuild);
     connect(results, &LiveResults::runStateChanged, this, &ComparisonView::scheduleRebuild);
@@ -112,14 +116,45 @@ void ComparisonView::setRunColors(const QVector<QColor> &colors)
     scheduleRebuild();
 }
 
-void ComparisonView::setResult(const ExperimentResult &result, const QString &sweepParameter)
+void ComparisonView::setResult(std::shared_ptr<const ExperimentResult> result, const QString &sweepParameter)
 {
-    mTable->setResult(result, sweepParameter);
+    mPendingResult = std::move(result);
+    mPendingParameter = sweepParameter;
+    if (isVisible())
+        catchUp();
 }
 
 void ComparisonView::clearResult()
 {
-    mTable->clearResult();
+    mPendingResult.reset();
+    if (mTable->rowCount() > 0 || mTable->columnCount() > 0)
+        mTable->clearResult();
+}
+
+void ComparisonView::catchUp()
+{
+    if (mStale)
+        rebuild();
+    if (const auto result = std::exchange(mPendingResult, nullptr); result)
+        mTable->setResult(*result, mPendingParameter);
+}
+
+QCustomPlot *ComparisonView::multiples() const
+{
+    const_cast<ComparisonView *>(this)->catchUp();
+    return mPlot;
+}
+
+FinalValuesTable *ComparisonView::table() const
+{
+    const_cast<ComparisonView *>(this)->catchUp();
+    return mTable;
+}
+
+int ComparisonView::panelCount() const
+{
+    const_cast<ComparisonView *>(this)->catchUp();
+    return mPanels;
 }
 
 QString ComparisonView::metric() const
@@ -152,8 +187,7 @@ void ComparisonView::scheduleRebuild()
 void ComparisonView::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
-    if (mStale)
-        rebuild();
+    catchUp();
 }
 
 void ComparisonView::updateMetricChoices()

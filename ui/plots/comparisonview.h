@@ -4,7 +4,8 @@
 // one panel per run with shared axes (zooming one zooms all) and the same mean ± std band as
 // the overlaid live plots — above the final-values table (mean ± std per metric, sortable,
 // copyable). The panels follow LiveResults while the run streams; the table fills in when it
-// ends.
+// ends. Hidden behind another tab, the view builds nothing: its panels and table are built when
+// it is shown (or first asked for), with the same content.
 //
 // Threading: GUI thread.
 #pragma once
@@ -12,6 +13,8 @@
 #include <QColor>
 #include <QVector>
 #include <QWidget>
+
+#include <memory>
 
 class QComboBox;
 class QCustomPlot;
@@ -31,15 +34,19 @@ public:
     explicit ComparisonView(LiveResults *results, QWidget *parent = nullptr);
 
     void setRunColors(const QVector<QColor> &colors);
-    void setResult(const ExperimentResult &result, const QString &sweepParameter);
+    /** The final values of a finished run for the table: filled at once when the view is shown,
+     *  else when it is shown or table() is asked for. */
+    void setResult(std::shared_ptr<const ExperimentResult> result, const QString &sweepParameter);
     void clearResult();
 
     QString metric() const;
     void setMetric(const QString &metric);
-    QCustomPlot *multiples() const { return mPlot; }
-    FinalValuesTable *table() const { return mTable; }
-    /** Number of run panels. */
-    int panelCount() const { return mPanels; }
+    /** The panels (built first if a rebuild waits for the view to be shown). */
+    QCustomPlot *multiples() const;
+    /** The final-values table (filled first if a result waits for the view to be shown). */
+    FinalValuesTable *table() const;
+    /** Number of run panels (built first if a rebuild waits for the view to be shown). */
+    int panelCount() const;
 
 public slots:
     /** Rebuilds the panels from LiveResults. */
@@ -52,6 +59,8 @@ private:
     /** Rebuilds within 200 ms when shown; when hidden (another tab during a run), once shown. */
     void scheduleRebuild();
     void updateMetricChoices();
+    /** Builds what waits for the view to be shown: the panels, the table. */
+    void catchUp();
 
     LiveResults *mResults;
     QComboBox *mMetric;
@@ -63,6 +72,8 @@ private:
     int mPanels = 0;
     bool mSyncing = false;
     bool mStale = false; ///< a rebuild was skipped while hidden
+    std::shared_ptr<const ExperimentResult> mPendingResult; ///< for the table, not filled yet
+    QString mPendingParameter;
 };
 
 } // namespace dplab

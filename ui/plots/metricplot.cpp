@@ -220,9 +220,14 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
     mLiveReplot.setSingleShot(true);
-    connect(&mLiveReplot, &QTimer::timeout, this, [this] {
+    connect(&mLiveReplot, &QTimer::timeout, this, [this] { replot(rpQueuedReplot); });
+    // Any redraw (a new run, the end of a run, a legend change) draws every row appended so far:
+    // a live redraw still pending is then redundant and the next one waits its interval from
+    // here. (On a short run the pending live redraws fired after the end's own redraw, one or
+    // two more redraws of every plot for nothing: docs/benchmarks.md, fourth pass.)
+    connect(this, &QCustomPlot::beforeReplot, this, [this] {
+        mLiveReplot.stop();
         mSinceReplot.restart();
-        replot(rpQueuedReplot);
     });
     connect(results, &LiveResults::runStateChanged, this, [this](int point, int) {
         // Runs that stopped streaming get their full resolution back once no run of the plot

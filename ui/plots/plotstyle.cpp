@@ -181,8 +181,12 @@ void chooseTicker(QCPAxis *axis)
 }
 
 /** Ticks are chosen before QCustomPlot lays out the axis rectangles of a replot: after a resize
- *  they were fitted to the old length. One more replot, once the length has settled, fits them
- *  to the new one (a vertical axis' length does not depend on its own labels, so this ends). */
+ *  (or when tick labels, a legend row or a subtitle come or go) they were fitted to the old
+ *  length. When the layout changed the length, it is laid out once more before anything is
+ *  drawn, so that the ticks fit the new length in the same replot (a second whole replot did
+ *  that before: two redraws of every plot when a run's first rows arrive, docs/benchmarks.md,
+ *  fourth pass). Should that layout change the length again, one more replot fits them (a
+ *  vertical axis' length does not depend on its own labels, so this ends). */
 void refitAfterResize(QCPAxis *axis)
 {
     constexpr const char *kLength = "dplabTickLength";
@@ -190,6 +194,15 @@ void refitAfterResize(QCPAxis *axis)
         return;
     axis->setProperty(kLength, axisLength(axis));
     QCustomPlot *plot = axis->parentPlot();
+    QObject::connect(plot, &QCustomPlot::afterLayout, axis, [axis, plot] {
+        const int length = axisLength(axis);
+        if (axis->property(kLength).toInt() == length)
+            return;
+        axis->setProperty(kLength, length);
+        // QCustomPlot::updateLayout's phases (it emits afterLayout, these do not).
+        for (const auto phase : {QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout})
+            plot->plotLayout()->update(phase);
+    });
     QObject::connect(plot, &QCustomPlot::afterReplot, axis, [axis, plot] {
         const int length = axisLength(axis);
         if (axis->property(kLength).toInt() != length) {

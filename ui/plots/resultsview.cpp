@@ -55,7 +55,7 @@ void ResultsView::showResult(const std::shared_ptr<const Experiment> &experiment
     if (!result || result->points.empty())
         return;
     mPlots->showOutcome(*result);
-    mComparison->setResult(*result, experiment && experiment->sweep ? toQString(experiment->sweep->parameter)
+    mComparison->setResult(result, experiment && experiment->sweep ? toQString(experiment->sweep->parameter)
                                                                     : QString());
     mSweep->setResult(experiment, result);
 }

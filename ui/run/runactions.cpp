@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <QAction>
@@ -103,6 +104,32 @@ double bytesOf(const ResourceEstimate &estimate, const std::string &what)
     return bytes;
 }
 
+/** Sets the process-wide memory limit for a run's raised limit (0: leaves it) and puts the
+ *  previous one back when it goes. */
+class ScopedMemoryLimit
+{
+public:
+    explicit ScopedMemoryLimit(std::uint64_t limit)
+        : mSet(limit != 0)
+    {
+        if (!mSet)
+            return;
+        mPrevious = ResourceLimits::defaultMemoryLimit(); // the same value, set or computed
+        ResourceLimits::setDefaultMemoryLimit(limit);
+    }
+    ~ScopedMemoryLimit()
+    {
+        if (mSet)
+            ResourceLimits::setDefaultMemoryLimit(mPrevious);
+    }
+    ScopedMemoryLimit(const ScopedMemoryLimit &) = delete;
+    ScopedMemoryLimit &operator=(const ScopedMemoryLimit &) = delete;
+
+private:
+    std::uint64_t mPrevious = 0;
+    bool mSet;
+};
+
 } // namespace
 
 Result<Experiment> RunActions::resolveWithoutLimit(const ExperimentDocument &document)
@@ -163,13 +190,26 @@ bool RunActions::start(bool paused, std::uint64_t memoryLimit)
             showNonBlockingWarning(mWindow, tr("Cannot run"), mLastRunError);
         return false;
     };
-    // First the estimate without any limit (nothing is loaded or allocated), then the choice.
-    auto resolved = resolveWithoutLimit(*mDocument);
-    if (!resolved)
-        return fail(toQString(resolved.error().toString()));
+    // Resolved once (every sweep point: the costliest part of starting a short run), against
+    // the limit in force: the default, or the run's raised limit. Only when that fails is the
+    // document resolved again without a limit (nothing is loaded or allocated), for the estimate
+    // the choice below needs; the run itself needs the experiment that passed the limit.
+    const std::uint64_t runLimit = memoryLimit ? memoryLimit : ResourceLimits{}.memoryLimit();
+    ScopedMemoryLimit scoped(memoryLimit); // the data loaders check the process-wide limit
+    const Json document = mDocument->toJson();
+    ResolveOptions options;
+    options.limits.maxMemoryBytes = runLimit;
+    Result<Experiment> limited = resolveExperiment(document, toStdString(mDocument->baseDir()), options);
+    std::optional<Result<Experiment>> unlimited;
+    if (!limited) {
+        unlimited = resolveWithoutLimit(*mDocument);
+        if (!*unlimited)
+            return fail(toQString(unlimited->error().toString()));
+    }
+    const Experiment &resolved = limited ? *limited : **unlimited;
     const double physical = double(ResourceLimits::physicalMemory());
     const double limit = memoryLimit ? double(memoryLimit) : double(ResourceLimits{}.memoryLimit());
-    const MemoryPlan plan = planMemory(*resolved, limit, physical);
+    const MemoryPlan plan = planMemory(resolved, limit, physical);
     if (mLiveStart && plan.asks()) { // live mode never asks: a large run waits for Run
         emit message(tr("Live: a large run — press Run"), 10000);
         return false;
@@ -183,13 +223,13 @@ bool RunActions::start(bool paused, std::uint64_t memoryLimit)
                            ? tr("this machine's memory of %1").arg(toQString(formatBytes(physical)))
                            : tr("the limit of %1 (min(8 GiB, ¾ of this machine's %2))")
                                  .arg(limitText, toQString(formatBytes(physical))),
-                       toQString(resolved->resources.largest().what),
-                       toQString(formatBytes(resolved->resources.largest().bytes)))
+                       toQString(resolved.resources.largest().what),
+                       toQString(formatBytes(resolved.resources.largest().bytes)))
             : tr("This run records about %1 (%2 iterations recorded every %3, for every run, repetition "
                  "and agent).")
                   .arg(toQString(formatBytes(plan.recording)))
-                  .arg(resolved->iterations)
-                  .arg(resolved->recordEvery);
+                  .arg(resolved.iterations)
+                  .arg(resolved.recordEvery);
         if (plan.overLimit && !plan.recordEvery && !plan.raiseTo)
             return fail(what + tr(" Reduce the graph, the data or the repetitions."));
         QStringList offers;
@@ -229,31 +269,17 @@ bool RunActions::start(bool paused, std::uint64_t memoryLimit)
     }
     // Built (data loaded) against the limit in force: the default, the run's raised limit, or —
     // for a large recording under the limit that the user accepted — the default as well.
-    const std::uint64_t runLimit = memoryLimit ? memoryLimit : ResourceLimits{}.memoryLimit();
-    struct ScopedLimit {
-        std::uint64_t previous = 0;
-        bool set = false;
-        ~ScopedLimit()
-        {
-            if (set)
-                ResourceLimits::setDefaultMemoryLimit(previous);
-        }
-    } scoped;
-    if (memoryLimit) { // the data loaders check the process-wide limit
-        scoped.previous = ResourceLimits::defaultMemoryLimit(); // the same value, set or computed
-        scoped.set = true;
-        ResourceLimits::setDefaultMemoryLimit(memoryLimit);
-    }
-    auto experiment = mDocument->validate(runLimit);
-    if (!experiment)
-        return fail(toQString(experiment.error().toString()));
-    auto shared = std::make_shared<const Experiment>(std::move(experiment.value()));
+    if (!limited)
+        return fail(toQString(limited.error().toString()));
+    if (auto built = buildExperiment(*limited); !built)
+        return fail(toQString(built.error().toString()));
+    auto shared = std::make_shared<const Experiment>(std::move(*limited));
     mResults->reset(*shared);
     QVector<QColor> colors;
     for (int r = 0; r < static_cast<int>(shared->runs.size()); ++r)
         colors.push_back(mDocument->runColor(r));
     mViews->prepareRun(*shared, colors);
-    mStartedDocument = mDocument->toJson();
+    mStartedDocument = document;
     if (!mController->start(shared, paused))
         return false;
     updateRunStatuses();

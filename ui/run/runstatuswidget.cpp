@@ -133,6 +133,17 @@ void RunStatusWidget::refresh()
     if (mEpsilon->styleSheet() != style)
         mEpsilon->setStyleSheet(style);
     mProgress->setValue(total > 0 ? int(1000.0 * double(done) / double(total)) : 0);
+    // Each child shown in a visible widget lays out every layout up to the window's at once (Qt
+    // activates them before the child appears): five of them at a window's first run were a
+    // tenth of the window's work on a short run (docs/benchmarks.md, fourth pass). Shown while
+    // this widget is hidden, the children cost one layout, when it is shown again, in the same
+    // pass of the event loop (nothing is drawn in between).
+    const bool relayout = isVisible()
+                          && (mIteration->isVisibleTo(this) != shown || mEpsilon->isVisibleTo(this) != shown
+                              || mSpeedLabel->isVisibleTo(this) != timed || mElapsed->isVisibleTo(this) != timed
+                              || mProgress->isVisibleTo(this) != timed);
+    if (relayout)
+        hide();
     for (QLabel *label : {mIteration, mEpsilon})
         label->setVisible(shown);
     // A read-out is never cut ("ε 100 (max) ⚠ vacuous" lost its end beside a long message).
@@ -140,6 +151,8 @@ void RunStatusWidget::refresh()
         label->setMinimumWidth(std::max(90, label->sizeHint().width()));
     for (QWidget *widget : std::initializer_list<QWidget *>{mSpeedLabel, mElapsed, mProgress})
         widget->setVisible(timed);
+    if (relayout)
+        show();
     QString state;
     switch (mController->state()) {
     case RunController::State::Idle: {
