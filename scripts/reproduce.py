@@ -580,6 +580,41 @@ def render_p000_steps(e):
             + "\n\n→ %s." % e["verdict"])
 
 
+P000_NOISE_FREE_TEST = ("core_baselines000_test", "ReconstructedBaselines.NoiseFreeTheyApproachTheOptimumSlowly")
+P000_NOISE_FREE_RUNS = [("cw48", "chen-wang-48", "[48]"), ("wn47", "wang-nedic-47-static", "[47] static")]
+
+
+@claim(id="p000-noise-free", quick=True, documents=["docs/paper000-results.md"],
+       quantity="the reconstructed [48] and [47] static without noise on the unit test's random quadratic (5 agents, "
+                "d = 3, λ_0 = 0.3): the mean distance (1/n)Σ‖θ_i − x*‖ at t = 0, 10 000 and 20 000 as the test binary "
+                "prints it (deterministic: one run)",
+       rule="'noise-free both approach x*' (paper000-results §9's unit check) holds when each ends below a quarter of "
+            "its start and still falls from t = 10 000 to 20 000 (the test's assertions)")
+def p000_noise_free(r):
+    entry = {"commands": [], "quantities": {}, "checks": {}}
+    wall, cpu, shown, lines = r.run_test(*P000_NOISE_FREE_TEST)
+    timed(entry, wall, cpu)
+    entry["commands"].append(shown)
+    approach = True
+    for key, algorithm, name in P000_NOISE_FREE_RUNS:
+        start, middle, end = lines["noise_free." + algorithm][0]
+        entry["quantities"][key] = {"label": name, "t0": start, "t10000": middle, "t20000": end,
+                                    "factor": start / end}
+        approach = approach and end < 0.25 * start and end < middle
+    entry["checks"]["both_approach_the_optimum"] = approach
+    entry["verdict"] = "both approach x*" if approach else "not reproduced"
+    return entry
+
+
+def render_p000_noise_free(e):
+    rows = ["| run (no noise) | t = 0 | t = 10 000 | t = 20 000 | t = 0 / t = 20 000 |", "|---|---|---|---|---|"]
+    for key, _, _ in P000_NOISE_FREE_RUNS:
+        q = e["quantities"][key]
+        rows.append("| %s reconstructed | %s | %s | %s | %s |" % (q["label"], sig(q["t0"]), sig(q["t10000"]),
+                                                                 sig(q["t20000"]), sig(q["factor"])))
+    return "\n".join(rows) + "\n\nDistance (1/n)Σ‖θ_i − x*‖; → %s." % e["verdict"]
+
+
 # §3/§11: DiaDSP's calibration over T = 5000 multiplies its noise by the ratio of the geometric sums.
 P000_CLIP_Q = 0.9995
 P000_CLIP_FACTOR = (P000_CLIP_Q ** -5000 - 1) / (P000_CLIP_Q ** -1000 - 1)
@@ -1961,7 +1996,7 @@ def render_p002_regret(e):
             % (pm(g["PD-FTGL"], 2), pm(g["PD-OCG"], 2), sig(ch["below_bounds"]), sig(ch["sublinear"]), e["verdict"]))
 
 
-RENDER = {"p000-fig2": render_p000_fig2, "p000-accountant": render_p000_accountant, "p000-steps": render_p000_steps,
+RENDER = {"p000-fig2": render_p000_fig2, "p000-accountant": render_p000_accountant, "p000-steps": render_p000_steps, "p000-noise-free": render_p000_noise_free,
           "p000-diadsp-clip": render_p000_diadsp_clip, "p001-bits": render_p001_bits, "p001-corollaries": render_p001_corollaries, "p001-floor": render_p001_floor,
           "p001-logistic-q": render_p001_logistic_q, "p002-digits": render_p002_digits,
           "p002-h-tuned": render_p002_h_tuned, "p002-regret": render_p002_regret, "p003-fig1": render_p003_fig1,
