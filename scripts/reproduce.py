@@ -1374,6 +1374,16 @@ def p002_sweep(r, entry, name, preset, point_key):
     return losses
 
 
+def p002_steps(entry, losses, label):
+    """A learner's loss at each point of a sweep against the previous point, paired over the seeds the
+    points share; appended to the entry's comparisons."""
+    keys = list(losses)
+    steps = [paired("%s at %s" % (label, b), losses[b][label], "%s at %s" % (label, a), losses[a][label])
+             for a, b in zip(keys, keys[1:])]
+    entry["comparisons"] += steps
+    return steps
+
+
 @claim(id="p002-fig3-full", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
        quantity="final average_loss (and ε, train_accuracy, regret) of PD-FTGL and PD-OCG on digits at ε = 2.5, 5 and "
                 "10 at the presets' shared h_scale = 0.3, full length (T = 89 850), 10 repetitions; per seed the spread "
@@ -1387,10 +1397,7 @@ def p002_fig3_full(r):
     keys = list(losses)
     improves = {}
     for label in ("PD-FTGL", "PD-OCG"):
-        steps = [paired("%s at %s" % (label, b), losses[b][label], "%s at %s" % (label, a), losses[a][label])
-                 for a, b in zip(keys, keys[1:])]
-        entry["comparisons"] += steps
-        improves[label] = ordered(steps, True)
+        improves[label] = ordered(p002_steps(entry, losses, label), True)
     spread = {label: [x - y for x, y in zip(losses[keys[0]][label], losses[keys[-1]][label])]
               for label in ("PD-FTGL", "PD-OCG")}
     q = entry["quantities"]
@@ -1435,10 +1442,7 @@ def p002_fig4_full(r):
     keys = list(losses)
     worse = {}
     for label in ("PD-FTGL", "PD-OCG"):
-        steps = [paired("%s at %s" % (label, b), losses[b][label], "%s at %s" % (label, a), losses[a][label])
-                 for a, b in zip(keys, keys[1:])]
-        entry["comparisons"] += steps
-        worse[label] = ordered(steps, False)
+        worse[label] = ordered(p002_steps(entry, losses, label), False)
         means = [entry["points"][k][label]["average_loss"]["mean"] for k in keys]
         entry["quantities"][label] = {"range": max(means) - min(means)}
     entry["checks"] = {"worse_with_n": worse}
