@@ -83,7 +83,8 @@ class Comparisons(unittest.TestCase):
         self.committed = reproduce.load(reproduce.RESULTS)
 
     def test_quick_accepts_round_off_and_refuses_a_wrong_number(self):
-        claim = next(c["id"] for c in reproduce.CLAIMS if c["quick"] and c["id"] in self.committed["claims"])
+        claim = next(c["id"] for c in reproduce.CLAIMS if c["quick"] and c["id"] in self.committed["claims"]
+                     and self._first_quantity(self.committed["claims"][c["id"]]["quantities"]) is not None)
         fresh = {"claims": {claim: copy.deepcopy(self.committed["claims"][claim])}}
         self.assertEqual(reproduce.compare_quick(self.committed, fresh), [])
         # Round-off of another summation order: far inside the interval.
@@ -132,6 +133,23 @@ class Comparisons(unittest.TestCase):
             q = self._first_quantity(changed["claims"][cid]["quantities"])
             q["mean"] = q["mean"] * 2 + 1
             self.assertNotEqual(reproduce.check_documents(changed, root), [])
+
+
+class WorkFolder(unittest.TestCase):
+    def test_a_finished_command_is_reused_and_another_one_is_run(self):
+        with tempfile.TemporaryDirectory() as work:
+            cli = os.path.join(work, "fake-cli")
+            with open(cli, "w", encoding="utf-8") as f:
+                f.write("#!/bin/sh\necho call >> '%s'\n" % os.path.join(work, "calls"))
+            os.chmod(cli, 0o755)
+            runner = reproduce.Runner(cli, 1, work, verbose=False, resume=True)
+            out = runner.folder("claim")
+            self.assertEqual(out, os.path.join(work, "claim"))  # a stable name a later run finds
+            first = runner.run(["run", "a.json", "--out", out])
+            self.assertEqual(runner.run(["run", "a.json", "--out", out])[:2], first[:2])  # reused: recorded times
+            runner.run(["run", "b.json", "--out", out])  # another command: run again
+            with open(os.path.join(work, "calls"), encoding="utf-8") as f:
+                self.assertEqual(len(f.read().split()), 2)
 
 
 if __name__ == "__main__":
