@@ -143,14 +143,25 @@ private slots:
     void presentationSizeScalesTogether();
     void fitsAt1280x720();
     void resetLayoutRestoresDocks();
+
+private:
+    QTemporaryDir mHome;
 };
 
 void TestMainWindow::initTestCase()
 {
+    // A home of this process's own. Test mode puts the settings and the crash-recovery autosave
+    // under $HOME/.qttest, and every checkout's suite runs as the same user: two tst_mainwindow
+    // processes (two worktrees' suites on one machine) then shared one recovery.json, and one's
+    // autosave or discardRecovery() landed in the middle of the other's recoveryOfferDialog.
+    QVERIFY(mHome.isValid());
+    qputenv("HOME", QFile::encodeName(mHome.path()));
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("DPLabTest"));
     QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
     QSettings().clear();
+    QVERIFY2(ExperimentFiles::recoveryPath().startsWith(mHome.path()), qPrintable(ExperimentFiles::recoveryPath()));
+    QVERIFY2(QSettings().fileName().startsWith(mHome.path()), qPrintable(QSettings().fileName()));
     QVERIFY(!PresetLibrary::presets().isEmpty());
 }
 
