@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "dplab/common/decomposition.h"
 
+#include "dplab/common/checkedsolve.h"
+
+#include <Eigen/Cholesky>
+
 namespace dplab {
 
 std::string decompositionFailure(std::string_view matrix, std::string_view routine,
@@ -39,6 +43,15 @@ Status checkDecomposed(ErrorCode code, std::string_view where, std::string_view 
     if (info == Eigen::Success && finite)
         return {};
     return Error{code, std::string(where), decompositionFailure(matrix, routine, info, finite)};
+}
+
+Eigen::VectorXd choleskySolve(const Eigen::MatrixXd &A, const Eigen::VectorXd &b, std::string_view matrix)
+{
+    const Eigen::LLT<Eigen::MatrixXd> llt(A);
+    requireDecomposed(matrix, "Cholesky factorization", llt.info());
+    Eigen::VectorXd x = llt.solve(b);
+    requireDecomposed(matrix, "Cholesky factorization", Eigen::Success, x.allFinite());
+    return x;
 }
 
 } // namespace dplab

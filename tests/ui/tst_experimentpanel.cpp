@@ -3,8 +3,10 @@
 // ExperimentPanel: for every registered algorithm the generated parameter form round-trips an
 // edit into the experiment document (which still validates); algorithms invalid for the graph
 // kind are disabled with the reason; undo updates the form; run list buttons edit the runs.
+#include "elidingcombobox.h"
 #include "experimentdocument.h"
 #include "experimentpanel.h"
+#include "problemwidget.h"
 #include "graphdocument.h"
 #include "paramform.h"
 #include "presetlibrary.h"
@@ -21,6 +23,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QToolTip>
 #include "uitest.h"
 
 #include <QTest>
@@ -69,6 +72,7 @@ private slots:
     void experimentFields();
     void wheelOverUnfocusedFieldScrolls();
     void editingKeepsFormAndScroll();
+    void longChoiceShortenedWithTooltip();
 };
 
 void TestExperimentPanel::formEditsRoundTripForEveryAlgorithm()
@@ -301,6 +305,52 @@ void TestExperimentPanel::editingKeepsFormAndScroll()
     QCoreApplication::processEvents();
     QCOMPARE(form->editor(key), editor); // same widget: the form was not rebuilt
     QCOMPARE(bar->value(), scrolled);
+}
+
+void TestExperimentPanel::longChoiceShortenedWithTooltip()
+{
+    // At 1280×720 the objective box cut "Nonconvex logistic regression (paper 001, eq. 37)"
+    // mid-letter: where a choice does not fit, the box shows it without its parenthesis (or cut
+    // with "…"), its tooltip and its popup the whole choice.
+    const QFontMetrics metrics(QApplication::font());
+    const int wide = metrics.horizontalAdvance(QStringLiteral("Abcdef (paper 1)"));
+    QCOMPARE(ElidingComboBox::shortened(QStringLiteral("Abcdef (paper 1)"), metrics, wide), QStringLiteral("Abcdef (paper 1)"));
+    QCOMPARE(ElidingComboBox::shortened(QStringLiteral("Abcdef (paper 1)"), metrics, wide - 1), QStringLiteral("Abcdef"));
+    const QString cut = ElidingComboBox::shortened(QStringLiteral("Abcdef (paper 1)"), metrics,
+                                                   metrics.horizontalAdvance(QStringLiteral("Abcdef")) - 1);
+    QVERIFY2(cut.endsWith(QChar(0x2026)) && QStringLiteral("Abcdef").startsWith(cut.chopped(1)), qPrintable(cut));
+
+    Json json;
+    QString error;
+    QVERIFY(PresetLibrary::read(QStringLiteral(":/presets/paper001-fig2-nonconvex-logistic.json"), &json, &error));
+    ExperimentDocument doc;
+    QVERIFY2(doc.loadJson(json, PresetLibrary::baseDir(), QString(), &error), qPrintable(error));
+    ExperimentPanel panel(&doc);
+    QVERIFY(shown(panel, 330, 500)); // the dock's width at 1280×720
+    auto *box = qobject_cast<ElidingComboBox *>(panel.problemWidget()->findChild<QComboBox *>());
+    QVERIFY(box);
+    const QString full = box->currentText();
+    QCOMPARE(full, QStringLiteral("Nonconvex logistic regression (paper 001, eq. 37)"));
+    QVERIFY2(box->fontMetrics().horizontalAdvance(full) > box->width(), "the box is wide enough: no test");
+    const QString shown = box->displayedText();
+    QVERIFY2(shown == QStringLiteral("Nonconvex logistic regression")
+                 || (shown.endsWith(QChar(0x2026)) && full.startsWith(shown.chopped(1))),
+             qPrintable(shown));
+    QVERIFY(box->fontMetrics().horizontalAdvance(shown) < box->width());
+    const QPoint centre = box->rect().center();
+    QHelpEvent help(QEvent::ToolTip, centre, box->mapToGlobal(centre));
+    QApplication::sendEvent(box, &help);
+    QTRY_COMPARE(QToolTip::text(), full);
+    QToolTip::hideText();
+    // The popup lists the whole choice.
+    box->showPopup();
+    QTRY_VERIFY(box->view()->isVisible());
+    QVERIFY2(box->view()->window()->width() > box->fontMetrics().horizontalAdvance(full),
+             qPrintable(QStringLiteral("popup %1 px").arg(box->view()->window()->width())));
+    box->hidePopup();
+    // With room, the whole choice.
+    panel.resize(900, 500);
+    QTRY_COMPARE(box->displayedText(), full);
 }
 
 QTEST_MAIN(TestExperimentPanel)

@@ -149,6 +149,10 @@ private slots:
 void TestMainWindow::initTestCase()
 {
     useFreshTestSettings(QStringLiteral("tst_mainwindow"));
+    QVERIFY2(QDir::homePath().startsWith(QDir::tempPath()), qPrintable(QDir::homePath())); // a home of its own
+    QVERIFY2(ExperimentFiles::recoveryPath().startsWith(QDir::homePath() + QLatin1Char('/')),
+             qPrintable(ExperimentFiles::recoveryPath()));
+    QVERIFY2(QSettings().fileName().startsWith(QDir::homePath() + QLatin1Char('/')), qPrintable(QSettings().fileName()));
     QVERIFY(!PresetLibrary::presets().isEmpty());
 }
 

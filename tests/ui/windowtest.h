@@ -8,16 +8,25 @@
 #include "presetlibrary.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QRect>
 #include <QSettings>
 #include <QSize>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 /** Settings of the test program's own (QStandardPaths' test mode, organisation DPLabTest,
- *  application `application`), cleared: no window layout or recent file of a previous run. */
+ *  application `application`), cleared: no window layout or recent file of a previous run. They
+ *  live under a HOME of this process's own: test mode puts the settings and the crash-recovery
+ *  autosave under $HOME/.qttest, and every checkout's suite runs as the same user, so two suites
+ *  on one machine shared one recovery.json and one's autosave or discardRecovery() landed in the
+ *  middle of the other's recovery test. */
 inline void useFreshTestSettings(const QString &application)
 {
+    static QTemporaryDir home;
+    if (home.isValid())
+        qputenv("HOME", QFile::encodeName(home.path()));
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("DPLabTest"));
     QCoreApplication::setApplicationName(application);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "problemwidget.h"
 
+#include "elidingcombobox.h"
 #include "experimentdocument.h"
 #include "mathtext.h"
 #include "paramform.h"
@@ -38,7 +39,7 @@ ProblemWidget::ProblemWidget(ExperimentDocument *document, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *form = new QFormLayout;
-    mType = new QComboBox(this);
+    mType = new ElidingComboBox(this);
     for (const Descriptor &d : problemDescriptors()) {
         mType->addItem(toQString(d.name), toQString(d.id));
         mType->setItemData(mType->count() - 1, mathToRichText(toQString(d.explanation)), Qt::ToolTipRole);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "runeditorwidget.h"
 
+#include "elidingcombobox.h"
 #include "experimentdocument.h"
 #include "graphdocument.h"
 #include "mathtext.h"
@@ -44,7 +45,7 @@ RunEditorWidget::RunEditorWidget(ExperimentDocument *document, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *algorithmForm = new QFormLayout;
-    mAlgorithm = new QComboBox(this);
+    mAlgorithm = new ElidingComboBox(this);
     for (const AlgorithmDescriptor &d : algorithmRegistry())
         mAlgorithm->addItem(toQString(d.name), toQString(d.id));
     algorithmForm->addRow(tr("Algorithm"), mAlgorithm);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "weightswidget.h"
 
+#include "elidingcombobox.h"
 #include "experimentdocument.h"
 #include "graphdocument.h"
 #include "mathtext.h"
@@ -54,13 +55,13 @@ WeightsWidget::WeightsWidget(ExperimentDocument *document, QWidget *parent)
     mDirected = new QCheckBox(tr("Directed (edge j → i: j sends to i)"), this);
     form->addRow(mDirected);
     mRowSchemeLabel = new QLabel(tr("Weights"), this);
-    mRowScheme = new QComboBox(this);
+    mRowScheme = new ElidingComboBox(this);
     fillSchemeBox(mRowScheme);
     form->addRow(mRowSchemeLabel, mRowScheme);
     mRowSchemeParams = new ParamForm(this);
     form->addRow(mRowSchemeParams);
     mColumnSchemeLabel = new QLabel(tr("Column C"), this);
-    mColumnScheme = new QComboBox(this);
+    mColumnScheme = new ElidingComboBox(this);
     const QString columnTip = tr("Sets C, the column-stochastic matrix (columns sum to 1): each agent splits "
                                  "what it pushes among its out-neighbours (the gradient trackers are pushed)");
     mColumnSchemeLabel->setToolTip(columnTip);
