@@ -79,7 +79,7 @@ private:
 
     void checkConditions(const Eigen::MatrixXd &W)
     {
-        // γ_0 max_i |w_ii| ≤ 1 keeps I + γ_t W_Laplacian nonnegative (baselines spec C.2).
+        // γ_0 max_i |w_ii| ≤ 1 keeps I + γ_t W_Laplacian nonnegative (docs/paper000-results.md §9).
         const double maxSelf = (Eigen::VectorXd::Ones(W.rows()) - W.diagonal()).maxCoeff();
         if (mWeakening.at(0) * maxSelf > 1.0)
             mWarnings.push_back(std::string(tag()) + ": γ_0 max_i (1 − W_ii) = "

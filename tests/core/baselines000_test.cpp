@@ -96,7 +96,7 @@ TEST(ReconstructedBaselines, WithGammaOneAndNoNoiseTheyAreDgd)
 
 TEST(ReconstructedBaselines, SumInvariantHoldsWithNoise)
 {
-    // Σ_i (θ_{t+1,i} − θ_{t,i}) = γ_t Σ_j (Σ_{i≠j} W_ij) ϑ_{t,j} − λ_t Σ_i g_{t,i} (baselines spec A.4).
+    // Σ_i (θ_{t+1,i} − θ_{t,i}) = γ_t Σ_j (Σ_{i≠j} W_ij) ϑ_{t,j} − λ_t Σ_i g_{t,i}: the sum of the update over i.
     auto problem = std::make_shared<test::RandomQuadratic>(5, 3, 9);
     const Eigen::MatrixXd W = metropolis();
     for (const char *id : kBoth) {
@@ -183,7 +183,7 @@ TEST(WeakenedConsensusAccountant, ScalingTheNoiseDividesEpsilonAndOnlyTheOnlineB
     const double b48 = weakenedConsensusEpsilon(setup(true), 1000000)[0];
     EXPECT_LT(b48 / a48, 1.05);
     // [47] (crude, offline adjacency): Δ_k ≈ 2 c_l λ_k/(|w_ii| γ_k) ∝ k^{−0.03}, so ε grows almost
-    // linearly: no finite ε as K → ∞ (baselines spec A.6.4).
+    // linearly: no finite ε as K → ∞ (docs/paper000-results.md §9).
     const double a47 = weakenedConsensusEpsilon(setup(false), 100000)[0];
     const double b47 = weakenedConsensusEpsilon(setup(false), 1000000)[0];
     EXPECT_GT(b47 / a47, 8.0);

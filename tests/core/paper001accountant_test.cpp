@@ -50,7 +50,7 @@ TEST(Paper001Theorem, PpdcMatchesHandValuesForK123)
 
 TEST(Paper001Theorem, SpecIllustrativeNumber)
 {
-    // The spec's example: d = 10, η = 0.1, s_x = s_y = 0.1, M = 1: prefactor 4√10 (√0.1/0.1 + 10).
+    // An illustrative case: d = 10, η = 0.1, s_x = s_y = 0.1, M = 1: prefactor 4√10 (√0.1/0.1 + 10).
     Paper001PrivacyInputs in;
     in.dimension = 10;
     in.stepsize = 0.1;

@@ -639,7 +639,7 @@ TEST(Paper003Accountant, CorollaryThreeBoundsTheInfiniteHorizon)
     const double e2000 = paper003Epsilon(0.5, setup, 2000);
     const double e4000 = paper003Epsilon(0.5, setup, 4000);
     EXPECT_LT(e4000 - e2000, 1e-6 * e2000); // converged: bounded as K → ∞
-    EXPECT_NEAR(e4000, 4.6127, 1e-4);       // the spec's numerical check (≈ 4.61)
+    EXPECT_NEAR(e4000, 4.6127, 1e-4);       // the limit of the sum (18) at these constants (≈ 4.61)
 
     // (23) corrected by hand: P_5(0.5) = 1 + 26/2 + 66/4 + 26/8 + 1/16 = 33.8125,
     // Σ_{k≥3} k^−3 = ζ(3) − 1 − 1/8, Σ_{k≥3} k^−2 = π²/6 − 1 − 1/4.

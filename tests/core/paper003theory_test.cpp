@@ -268,7 +268,7 @@ TEST(Paper003Theory, CorollaryOneStepBoundExceedsTheBoundOfReference45)
     const double n = s.n, L = s.L, mu = s.mu, dI2 = n - 1.0, dI = std::sqrt(dI2), tw = 1.0 - s.rhoW * s.rhoW;
     const double rr = s.rhoW * s.rhoW;
     // Corollary 1 (Case 1, γ = 1), c42 of Corollary 1 / App. B; c41 as printed and with the 1/μ²
-    // the spec's re-derivation finds missing (§8.9).
+    // re-deriving it shows missing (docs/paper003-results.md, step bounds).
     const double c42 = 64 * (1 + rr) * (mu * mu + 2 * mu * L + 5 * L * L) * L * L * dI2 / (std::pow(tw, 4) * std::pow(mu + L, 2));
     auto corollary1 = [&](double c41) {
         return std::min({2 / (mu + L), tw / (4 * std::sqrt(2.0) * L * dI), std::sqrt(2 / (c42 + std::sqrt(c42 * c42 + 4 * c41)))});
