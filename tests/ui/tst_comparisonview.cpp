@@ -28,6 +28,48 @@ private slots:
     void aHiddenViewShowsTheSameOnceShown();
 };
 
+namespace {
+
+/** What a comparison view shows: per panel its title, its graph's points and axis ranges, and
+ *  every cell of the final-values table. */
+QStringList contentOf(const ComparisonView &view)
+{
+    QStringList content;
+    QCustomPlot *plot = view.multiples();
+    for (QCPAxisRect *rect : plot->axisRects()) {
+        const QCPRange x = rect->axis(QCPAxis::atBottom)->range(), y = rect->axis(QCPAxis::atLeft)->range();
+        content << QStringLiteral("axes %1 %2 %3 %4").arg(x.lower).arg(x.upper).arg(y.lower).arg(y.upper);
+    }
+    for (int i = 0; i < plot->graphCount(); ++i)
+        for (auto it = plot->graph(i)->data()->constBegin(); it != plot->graph(i)->data()->constEnd(); ++it)
+            content << QStringLiteral("%1 %2 %3").arg(i).arg(it->key, 0, 'g', 17).arg(it->value, 0, 'g', 17);
+    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
+        if (auto *text = qobject_cast<QCPTextElement *>(e))
+            content << text->text();
+    const FinalValuesTable *table = view.table();
+    for (int r = 0; r < table->rowCount(); ++r)
+        for (int c = 0; c < table->columnCount(); ++c)
+            content << (table->item(r, c) ? table->item(r, c)->text() : QString());
+    return content;
+}
+
+/** Runs `experiment` to its end with `live` fed by the run's batches and events; the finished
+ *  result, or null when the run did not finish within a minute. */
+std::shared_ptr<const ExperimentResult> runToTheEnd(const std::shared_ptr<const Experiment> &experiment,
+                                                    LiveResults &live)
+{
+    RunController controller;
+    QObject::connect(&controller, &RunController::batchesArrived, &live, &LiveResults::addBatches);
+    QObject::connect(&controller, &RunController::eventsArrived, &live, &LiveResults::addEvents);
+    live.reset(*experiment);
+    QSignalSpy finished(&controller, &RunController::finished);
+    if (!controller.start(experiment) || !finished.wait(60000))
+        return nullptr;
+    return controller.lastResult();
+}
+
+} // namespace
+
 void TestComparisonView::panelsPerRunWithSharedAxes()
 {
     auto parsed = defaultPresetExperiment([](Json &doc) { doc["iterations"] = 40; });
@@ -36,14 +78,9 @@ void TestComparisonView::panelsPerRunWithSharedAxes()
 
     LiveResults live;
     ComparisonView view(&live);
-    RunController controller;
-    connect(&controller, &RunController::batchesArrived, &live, &LiveResults::addBatches);
-    connect(&controller, &RunController::eventsArrived, &live, &LiveResults::addEvents);
-    live.reset(*experiment);
-    QSignalSpy finished(&controller, &RunController::finished);
-    QVERIFY(controller.start(experiment));
-    QVERIFY(finished.wait(60000));
-    view.setResult(controller.lastResult(), QString());
+    const auto result = runToTheEnd(experiment, live);
+    QVERIFY(result);
+    view.setResult(result, QString());
     view.setMetric(QStringLiteral("consensus_error"));
     view.rebuild();
     QCOMPARE(view.panelCount(), 2);
@@ -86,35 +123,7 @@ void TestComparisonView::sweepSelectorShowsTheValue()
                  qPrintable(QStringLiteral("%1 in %2 px").arg(point->itemText(i)).arg(point->width())));
 }
 
-QTEST_MAIN(TestComparisonView)
-#include "tst_comparisonview.moc"
 
-namespace {
-
-/** What a comparison view shows: per panel its title, its graph's points and axis ranges, and
- *  every cell of the final-values table. */
-QStringList contentOf(const ComparisonView &view)
-{
-    QStringList content;
-    QCustomPlot *plot = view.multiples();
-    for (QCPAxisRect *rect : plot->axisRects()) {
-        const QCPRange x = rect->axis(QCPAxis::atBottom)->range(), y = rect->axis(QCPAxis::atLeft)->range();
-        content << QStringLiteral("axes %1 %2 %3 %4").arg(x.lower).arg(x.upper).arg(y.lower).arg(y.upper);
-    }
-    for (int i = 0; i < plot->graphCount(); ++i)
-        for (auto it = plot->graph(i)->data()->constBegin(); it != plot->graph(i)->data()->constEnd(); ++it)
-            content << QStringLiteral("%1 %2 %3").arg(i).arg(it->key, 0, 'g', 17).arg(it->value, 0, 'g', 17);
-    for (QCPLayoutElement *e : plot->plotLayout()->elements(true))
-        if (auto *text = qobject_cast<QCPTextElement *>(e))
-            content << text->text();
-    const FinalValuesTable *table = view.table();
-    for (int r = 0; r < table->rowCount(); ++r)
-        for (int c = 0; c < table->columnCount(); ++c)
-            content << (table->item(r, c) ? table->item(r, c)->text() : QString());
-    return content;
-}
-
-} // namespace
 
 void TestComparisonView::aHiddenViewShowsTheSameOnceShown()
 {
@@ -130,15 +139,10 @@ void TestComparisonView::aHiddenViewShowsTheSameOnceShown()
     LiveResults live;
     ComparisonView visible(&live), hidden(&live);
     QVERIFY(shown(visible, 900, 500));
-    RunController controller;
-    connect(&controller, &RunController::batchesArrived, &live, &LiveResults::addBatches);
-    connect(&controller, &RunController::eventsArrived, &live, &LiveResults::addEvents);
-    live.reset(*experiment);
-    QSignalSpy finished(&controller, &RunController::finished);
-    QVERIFY(controller.start(experiment));
-    QVERIFY(finished.wait(60000));
-    visible.setResult(controller.lastResult(), QString());
-    hidden.setResult(controller.lastResult(), QString());
+    const auto result = runToTheEnd(experiment, live);
+    QVERIFY(result);
+    visible.setResult(result, QString());
+    hidden.setResult(result, QString());
     QTest::qWait(300); // the visible view's scheduled rebuild
     QVERIFY(visible.table()->rowCount() > 0);
     // Nothing built behind the tab yet (findChild: the accessors would build it).
@@ -149,3 +153,6 @@ void TestComparisonView::aHiddenViewShowsTheSameOnceShown()
     QVERIFY(expected.size() > 100);
     QCOMPARE(contentOf(hidden), expected);
 }
+
+QTEST_MAIN(TestComparisonView)
+#include "tst_comparisonview.moc"

@@ -306,8 +306,6 @@ void TestMetricPlot::liveRedrawsKeepTheirShareOfTheGuiThread()
     QCOMPARE(MetricPlot::liveReplotInterval(1e9), 60000);
 }
 
-QTEST_MAIN(TestMetricPlot)
-#include "tst_metricplot.moc"
 
 void TestMetricPlot::aRedrawReplacesThePendingLiveRedraw()
 {
@@ -347,3 +345,6 @@ void TestMetricPlot::aRedrawReplacesThePendingLiveRedraw()
     QTRY_COMPARE_WITH_TIMEOUT(redraws, 2, 10000); // new rows: drawn again (within the live interval)
     QCOMPARE(plot.meanGraph(0)->dataCount(), 30);
 }
+
+QTEST_MAIN(TestMetricPlot)
+#include "tst_metricplot.moc"
