@@ -296,11 +296,11 @@ CompressorEntry topKCompressorEntry()
                      "\"On biased compression for distributed learning\", arXiv:2002.12410",
         .explanation =
             "Keeps the k coordinates of largest magnitude (ties: lowest index) and zeroes the rest. "
-            "Deterministic. Assumption 5 holds with r = 1 and phi = k/desc. k ≥ d sends the vector "
+            "Deterministic. Assumption 5 holds with r = 1 and phi = k/d. k ≥ d sends the vector "
             "unchanged. Bits per message: k·(32 + ⌈log2 d⌉) (value and index of each kept "
             "coordinate), or 32·d if that is smaller.",
         .params = {kParam("Number of coordinates kept per message (paper 001 uses k = 2 with "
-                          "d = 10). Values above d are clamped to desc.")}};
+                          "d = 10). Values above d are clamped to d.")}};
     return {desc, [](const Json &p) { return std::make_shared<TopKCompressor>(paramInt(p, "k")); }};
 }
 
@@ -317,7 +317,7 @@ CompressorEntry randKCompressorEntry()
             "them by d/k so that E C(x) = x (r = d/k, phi = k/d). k ≥ d sends the vector unchanged. "
             "Bits per message: k·(32 + ⌈log2 d⌉) (explicit indices), or 32·d if that is smaller.",
         .params = {kParam("Number of coordinates kept per message. Values above d are clamped "
-                          "to desc."),
+                          "to d."),
                    compressorParam(choiceParam("scaling", "Scaling", "unbiased", {"unbiased", "biased"},
                                                "unbiased: kept values multiplied by d/k, E C(x) = x, "
                                                "r = d/k. biased: kept values sent as they are, r = 1. "

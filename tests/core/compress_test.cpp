@@ -13,6 +13,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -728,8 +729,12 @@ TEST(Compress, DescriptorsAreCompleteAndBuildWithDefaults)
         EXPECT_TRUE(ids.insert(desc.id).second) << "duplicate id";
         EXPECT_FALSE(desc.name.empty());
         EXPECT_FALSE(desc.explanation.empty());
+        // The help reads as prose: no source identifier left by a rename ("phi = k/desc").
+        const std::regex identifier("\\bdesc\\b");
+        EXPECT_FALSE(std::regex_search(desc.explanation, identifier)) << desc.explanation;
         for (const auto &p : desc.params) {
             EXPECT_FALSE(p.help.empty()) << p.key;
+            EXPECT_FALSE(std::regex_search(p.help, identifier)) << p.key << ": " << p.help;
             EXPECT_FALSE(p.label.empty()) << p.key;
             ASSERT_FALSE(p.defaultValue.is_null()) << p.key;
             if (p.type == ParamType::Integer || p.type == ParamType::Real) {
