@@ -34,7 +34,6 @@ TEST(Paper002Presets, AcceleratedGossipWinsOnTheRingNotOnTheCompleteGraph)
     EXPECT_LT(finalMean(complete, "Accelerated (paper θ)", "consensus_error"), 1e-25);
 }
 
-
 // A small online multiclass experiment (synthetic Gaussian classes, q = 4, p = 3, n = 9 on the
 // complete graph, T = epochs·samples rounds) for the metrics paper 002 reports.
 Json smallOnlineExperiment(const std::string &algorithm, const Json &params, int samples, int epochs)

@@ -22,7 +22,6 @@
 #include <memory>
 #include <set>
 
-
 namespace dplab {
 namespace {
 
@@ -53,7 +52,6 @@ public:
 private:
     Eigen::MatrixXd mA, mB;
 };
-
 
 /** A strongly connected, unbalanced 5-node digraph (edge j -> i: j sends to i). */
 Graph testDigraph()
@@ -1117,7 +1115,6 @@ TEST(Paper000Fig2Preset, ReducedRunLdpGtEndsBelowNoisyPushPull)
     EXPECT_LT(meanAt(0, 2), meanAt(1, 2));  // and ends below noisy Push-Pull
     EXPECT_GE(meanAt(1, 2), meanAt(1, 1));  // whose error does not decrease over the second half
 }
-
 
 // Claim 9 with the Fig. 2 preset's own constants (docs/paper000-results.md §4): the accountant of
 // the preset's LDP-GT run (its graph, c_l, L, d, λ_t and ν^i_t as the algorithm sets them up)

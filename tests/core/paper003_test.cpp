@@ -63,7 +63,6 @@ private:
     Eigen::MatrixXd mA;
 };
 
-
 // Metropolis weights on a 4-ring: degree 2 everywhere, w_ij = 1/3, w_ii = 1/3.
 Eigen::MatrixXd ringMetropolis4()
 {

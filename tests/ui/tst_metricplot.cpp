@@ -198,7 +198,6 @@ void TestMetricPlot::newRunDuringTheReloadDrawsOnlyTheNewRun()
     QCOMPARE((plot->meanGraph(0)->data()->constEnd() - 1)->value, 2.0 + (newRows - 1));
 }
 
-
 void TestMetricPlot::hoverReadoutIsNotReplacedByTooltip()
 {
     const auto experiment = defaultPresetExperiment();
@@ -305,7 +304,6 @@ void TestMetricPlot::liveRedrawsKeepTheirShareOfTheGuiThread()
     }
     QCOMPARE(MetricPlot::liveReplotInterval(1e9), 60000);
 }
-
 
 void TestMetricPlot::aRedrawReplacesThePendingLiveRedraw()
 {
