@@ -30,6 +30,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDeadlineTimer>
 #include <QDragEnterEvent>
 #include <QFile>
 #include <QDir>
@@ -39,6 +40,7 @@
 #include <qcustomplot.h>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPointer>
 #include <QPushButton>
 #include <QTimer>
 #include <QScrollArea>
@@ -79,19 +81,48 @@ bool runToEnd(MainWindow &window)
     return window.hasFinishedRun();
 }
 
-// Answers the next modal message box with `button` (once it is shown).
+// How long answerNextMessageBox polls for its box. The box comes from the test's next call (a
+// close, a start), within milliseconds; the bound only turns a box that never comes into a failure.
+constexpr int AnswerWithinMs = 10000;
+// The answer still waiting for its message box (TestMainWindow::cleanup fails a test that ends
+// with one).
+QPointer<QTimer> pendingAnswer;
+
+// Answers the next modal message box with `button` once it is shown. A box that does not come
+// within AnswerWithinMs, or before the test function ends, fails the test with a message saying
+// so; a modal dialog of another kind shown meanwhile, which nothing would close, is rejected then,
+// so the test fails instead of hanging.
 void answerNextMessageBox(QMessageBox::StandardButton button, QString *text = nullptr)
 {
+    if (pendingAnswer) { // a failure, and this call still answers its own box
+        QTest::qFail("answerNextMessageBox: the message box of the previous call was never shown", __FILE__, __LINE__);
+        delete pendingAnswer;
+    }
     auto *timer = new QTimer;
+    pendingAnswer = timer;
     timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, button, text] {
-        auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
-        if (!box)
+    const QDeadlineTimer deadline(AnswerWithinMs);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, button, text, deadline] {
+        QWidget *modal = QApplication::activeModalWidget();
+        auto *box = qobject_cast<QMessageBox *>(modal);
+        if (!box && !deadline.hasExpired())
             return;
+        timer->stop();
+        timer->deleteLater(); // later: its deletion waits for an outer event loop
+        pendingAnswer.clear();
+        if (!box) {
+            QTest::qFail(qPrintable(QStringLiteral("answerNextMessageBox: no message box within %1 ms%2")
+                                        .arg(AnswerWithinMs)
+                                        .arg(modal ? QStringLiteral(" (a %1 was shown instead, now rejected)")
+                                                         .arg(QString::fromLatin1(modal->metaObject()->className()))
+                                                   : QString())),
+                         __FILE__, __LINE__);
+            if (auto *dialog = qobject_cast<QDialog *>(modal))
+                dialog->reject();
+            return;
+        }
         if (text)
             *text = box->text();
-        timer->stop();
-        timer->deleteLater();
         if (QAbstractButton *b = box->button(button))
             b->click();
         else
@@ -117,6 +148,7 @@ class TestMainWindow : public QObject
 
 private slots:
     void initTestCase();
+    void cleanup();
     void opensDefaultPreset();
     void titleShowsModifiedMarker();
     void everyPresetOpensAndRuns_data();
@@ -154,6 +186,14 @@ void TestMainWindow::initTestCase()
              qPrintable(ExperimentFiles::recoveryPath()));
     QVERIFY2(QSettings().fileName().startsWith(QDir::homePath() + QLatin1Char('/')), qPrintable(QSettings().fileName()));
     QVERIFY(!PresetLibrary::presets().isEmpty());
+}
+
+void TestMainWindow::cleanup()
+{
+    if (pendingAnswer) {
+        delete pendingAnswer;
+        QFAIL("answerNextMessageBox: the test ended before the message box it announced was shown");
+    }
 }
 
 void TestMainWindow::opensDefaultPreset()
