@@ -75,32 +75,31 @@ TEST(PaperTwoLearners, DecisionsStayInTheTraceNormBallEveryRound)
     }
 }
 
-TEST(PaperTwoLearners, PdFtglPlaysZeroInBlocksOneAndTwo)
+/** `id` with blocks of 10 rounds on 4 agents plays x = 0 for its first `zeroBlocks` blocks (the
+ *  blocks before its first update) and moves from the next block on, up to round `rounds`. */
+void expectZeroInTheFirstBlocks(const std::string &id, Json params, long long zeroBlocks, long long rounds, int seed)
 {
     const int n = 4;
-    auto problem = std::make_shared<SyntheticMulticlass>(n, 3, 4, 1000, 2.0, 2);
+    auto problem = std::make_shared<SyntheticMulticlass>(n, 3, 4, 1000, 2.0, seed);
     const long long block = 10;
-    run("pd-ftgl", problem, averaging(n), 60, Json{{"block", block}}, Json{{"epsilon", 5.0}},
+    params["block"] = block;
+    run(id, problem, averaging(n), rounds, params, Json{{"epsilon", 5.0}},
         [&](long long t, const Eigen::MatrixXd &x) {
-            if (t < 2 * block)
-                EXPECT_EQ(x.cwiseAbs().maxCoeff(), 0.0) << "round " << t + 1;
+            if (t < zeroBlocks * block)
+                EXPECT_EQ(x.cwiseAbs().maxCoeff(), 0.0) << id << " round " << t + 1;
             else
-                EXPECT_GT(x.cwiseAbs().maxCoeff(), 0.0) << "round " << t + 1;
+                EXPECT_GT(x.cwiseAbs().maxCoeff(), 0.0) << id << " round " << t + 1;
         });
+}
+
+TEST(PaperTwoLearners, PdFtglPlaysZeroInBlocksOneAndTwo)
+{
+    expectZeroInTheFirstBlocks("pd-ftgl", Json::object(), 2, 60, 2);
 }
 
 TEST(PaperTwoLearners, PdOcgPlaysZeroInBlocksOneToThree)
 {
-    const int n = 4;
-    auto problem = std::make_shared<SyntheticMulticlass>(n, 3, 4, 1000, 2.0, 3);
-    const long long block = 10;
-    run("pd-ocg", problem, averaging(n), 80, Json{{"block", block}, {"gossip_steps", 4}}, Json{{"epsilon", 5.0}},
-        [&](long long t, const Eigen::MatrixXd &x) {
-            if (t < 3 * block)
-                EXPECT_EQ(x.cwiseAbs().maxCoeff(), 0.0) << "round " << t + 1;
-            else
-                EXPECT_GT(x.cwiseAbs().maxCoeff(), 0.0) << "round " << t + 1;
-        });
+    expectZeroInTheFirstBlocks("pd-ocg", Json{{"gossip_steps", 4}}, 3, 80, 3);
 }
 
 TEST(PaperTwoLearners, CommunicationAndOracleCounts)
