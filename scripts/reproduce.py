@@ -1989,6 +1989,9 @@ def p002_hc_grid_verdicts(entry, losses):
     q["per_point"] = {v: [k for k, p in pts.items() if
                           (v == "tie" and not p["ftgl_minus_ocg"]["significant"]) or
                           (p["ftgl_minus_ocg"]["better"] == v)] for v in ("PD-FTGL", "PD-OCG", "tie")}
+    q["per_point_counts"] = {v: len(ks) for v, ks in q["per_point"].items()}
+    q["ocg_accuracy_higher"] = sum(1 for p in pts.values() if p["runs"]["PD-OCG"]["train_accuracy"]["mean"]
+                                   > p["runs"]["PD-FTGL"]["train_accuracy"]["mean"])
     # both improve with ε, at each h_scale with C = 1 (the ε the grid has there)
     for label in P002_GRID_LABELS:
         per_h = {}
@@ -2052,7 +2055,7 @@ def render_p002_hc_grid(e):
                              for clip in (1, 0.1) if any(pts[t]["clip"] == clip for t in x["ties"])) or "none"
             best.append("| %s | %s | h_scale %g, C = %g | %s | %s |" % (ek.replace("p", "."), label, x["h_scale"], x["clip"],
                                                                   pm(x["average_loss"], 4), ties))
-    n = {v: len(ks) for v, ks in q["per_point"].items()}
+    n = q["per_point_counts"]
     not_everywhere = ["%s at h_scale %s" % (label, h.replace("p", ".")) for label, per_h in ch["improves_with_epsilon"].items()
                       for h, ok in per_h.items() if not ok]
     return ("Average loss, mean ± 95 %% CI over %d seeds (T = 17 970; ln 10 = 2.3026 is the loss of playing X = 0; "
@@ -2321,8 +2324,13 @@ def render_timings(results):
         name = c["id"]
         if e.get("reused"):
             ru = e["reused"]
+            finished, loads = ", ".join(ru["finished"]), ", ".join(ru["load_average_end"])
+            if len(ru["finished"]) > 3:  # many commands: the first and the last, and the range of the load
+                finished = "%s … %s (%d commands)" % (ru["finished"][0], ru["finished"][-1], len(ru["finished"]))
+                values = sorted(float(x) for x in ru["load_average_end"])
+                loads = "%.1f–%.1f" % (values[0], values[-1]) if values else "?"
             name += " (run alone with `--only … --work DIR`, finished %s, load %s at the end, commit %s)" % (
-                ", ".join(ru["finished"]), ", ".join(ru["load_average_end"]), e.get("measured", {}).get("commit", results["commit"]))
+                finished, loads, e.get("measured", {}).get("commit", results["commit"]))
         elif e.get("measured"):
             ms = e["measured"]
             name += " (re-run alone with `--only`, %s, load %s → %s, commit %s)" % (
