@@ -1436,6 +1436,7 @@ def render_p002_fig3_full(e):
 
 
 P002_HEQ_SCALE = 0.6857  # PD-OCG's h_scale giving PD-FTGL's h at h_scale 0.3, T = 89 850: 0.3 × 4596 / 2011
+P002_HEQ_LABEL = "PD-OCG (h equal)"
 
 
 def p002_heq_experiment(doc):
@@ -1443,7 +1444,7 @@ def p002_heq_experiment(doc):
     for run in doc["runs"]:
         if run["algorithm"] == "pd-ocg":
             run["params"]["h_scale"] = P002_HEQ_SCALE
-            run["label"] = "PD-OCG (h equal)"
+            run["label"] = P002_HEQ_LABEL
 
 
 @claim(id="p002-h-equal", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
@@ -1465,19 +1466,21 @@ def p002_h_equal(r):
                              "params.h_scale = %g, labelled \"PD-OCG (h equal)\"" % P002_HEQ_SCALE)
     s = load(os.path.join(out, "summary.json"))
     losses = {}
+    ocg = "PD-OCG"  # the run labelled "PD-OCG (h equal)"; stored as PD-OCG (the documents' keys have no spaces)
     for i, p in enumerate(s["points"]):
         key = ("eps%g" % p["value"]).replace(".", "p")
-        entry["points"][key], losses[key] = p002_runs(s, i)
-    ocg = "PD-OCG (h equal)"
+        q, v = p002_runs(s, i)
+        q[ocg], v[ocg] = q.pop(P002_HEQ_LABEL), v.pop(P002_HEQ_LABEL)
+        entry["points"][key], losses[key] = q, v
     order = {}
     for key, v in losses.items():
-        c = paired("PD-FTGL at ε = " + key[3:].replace("p", "."), v["PD-FTGL"], ocg, v[ocg])
+        c = paired("PD-FTGL at ε = " + key[3:].replace("p", "."), v["PD-FTGL"], P002_HEQ_LABEL, v[ocg])
         entry["comparisons"].append(c)
         order[key] = "tie" if not c["significant"] else "PD-FTGL lower" if c["mean_difference"] < 0 else "PD-OCG lower"
     keys = list(losses)
     spread = {label: [x - y for x, y in zip(losses[keys[0]][label], losses[keys[-1]][label])] for label in ("PD-FTGL", ocg)}
     entry["quantities"]["spread"] = {label: summarize(v) for label, v in spread.items()}
-    c = paired("PD-OCG (h equal) spread", spread[ocg], "PD-FTGL spread", spread["PD-FTGL"])
+    c = paired(P002_HEQ_LABEL + " spread", spread[ocg], "PD-FTGL spread", spread["PD-FTGL"])
     entry["comparisons"].append(c)
     entry["checks"] = {"order": order, "ocg_spread_smaller": ordered([c], True)}
     entry["verdict"] = "with equal h: %s; PD-OCG's spread smaller: %s" % (
@@ -1489,11 +1492,13 @@ def p002_h_equal(r):
 
 def render_p002_h_equal(e):
     sp = e["quantities"]["spread"]
+    e = dict(e, points={k: {(P002_HEQ_LABEL if label == "PD-OCG" else label): x for label, x in runs.items()}
+                        for k, runs in e["points"].items()})
     return ("Mean ± 95 %% CI over 10 repetitions (T = 89 850; PD-FTGL at h_scale 0.3, PD-OCG at %g: the same h):\n\n"
             % P002_HEQ_SCALE + p002_sweep_table(e, "ε", lambda k: k[3:].replace("p", ".")) + "\n\n" + COMPARISON_HEADER + "\n"
             + "\n".join(comparison_row(c, 3) for c in e["comparisons"])
             + "\n\nSpread AL(ε = 2.5) − AL(ε = 10) per seed: PD-FTGL %s, PD-OCG (h equal) %s. → %s." % (
-                pm(sp["PD-FTGL"]), pm(sp["PD-OCG (h equal)"]), e["verdict"]))
+                pm(sp["PD-FTGL"]), pm(sp["PD-OCG"]), e["verdict"]))
 
 
 @claim(id="p002-fig4-full", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
