@@ -1321,6 +1321,11 @@ def ordered(comparisons, lower_first):
 def p002_fig1_full(r):
     entry = {"commands": [], "quantities": {}, "comparisons": []}
     s = p002_full_run(r, entry, "p002-fig1-full", "paper002-fig1-digits.json")
+    return p002_fig1_entry(entry, s)
+
+
+def p002_fig1_entry(entry, s):
+    """The Fig. 1 comparison's quantities, paired loss orders and runtime ratios of a run's summary.json."""
     q, v = p002_runs(s)
     entry["quantities"] = q
     for a, b in (("PD-FTGL", "PD-OCG"), ("PD-OCG", "PD-OGD"), ("PD-FTGL", "PD-OGD")):
@@ -1348,9 +1353,9 @@ def p002_table(q, labels, digits=4):
     return "\n".join(rows)
 
 
-def render_p002_fig1_full(e):
+def render_p002_fig1_full(e, horizon="T = 89 850"):
     q = e["quantities"]
-    return ("Mean ± 95 %% CI over %d repetitions (T = 89 850):\n\n" % q["PD-FTGL"]["average_loss"]["n"]
+    return ("Mean ± 95 %% CI over %d repetitions (%s):\n\n" % (q["PD-FTGL"]["average_loss"]["n"], horizon)
             + p002_table(q, ("PD-OGD", "PD-FTGL", "PD-OCG")) + "\n\nreference.value (best fixed X in K, loss per "
             "example) = %s.\n\n" % sig(q["reference_value"], 5) + COMPARISON_HEADER + "\n"
             + "\n".join(comparison_row(c, 3) for c in e["comparisons"])
@@ -1430,6 +1435,72 @@ def render_p002_fig3_full(e):
                 pm(sp["PD-FTGL"]), pm(sp["PD-OCG"]), e["verdict"]))
 
 
+P002_HEQ_SCALE = 0.6857  # PD-OCG's h_scale giving PD-FTGL's h at h_scale 0.3, T = 89 850: 0.3 × 4596 / 2011
+P002_HEQ_LABEL = "PD-OCG (h equal)"
+
+
+def p002_heq_experiment(doc):
+    """The fig3 ε-sweep with PD-OCG's h equal to PD-FTGL's (h_scale 0.6857 against 0.3: h ≈ 1379 for both)."""
+    for run in doc["runs"]:
+        if run["algorithm"] == "pd-ocg":
+            run["params"]["h_scale"] = P002_HEQ_SCALE
+            run["label"] = P002_HEQ_LABEL
+
+
+@claim(id="p002-h-equal", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
+       quantity="final average_loss (and ε, train_accuracy, regret) of PD-FTGL at h_scale 0.3 and PD-OCG at h_scale "
+                "%g (the same h, ≈ 1379) on digits at ε = 2.5, 5 and 10, full length (T = 89 850), 10 repetitions; "
+                "per seed the spread AL(ε = 2.5) − AL(ε = 10)" % P002_HEQ_SCALE,
+       rule="with equal h, PD-FTGL < PD-OCG (claim 002 #9) at an ε holds when the paired signed-rank test over the "
+            "10 common seeds gives p < 0.05 with PD-FTGL lower (PD-OCG lower, or a tie at p ≥ 0.05, otherwise); "
+            "'PD-OCG's spread smaller' (#10) when PD-OCG's per-seed spread is significantly below PD-FTGL's "
+            "(the same test)")
+def p002_h_equal(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": [], "points": {}}
+    path = r.derived("paper002-fig3-epsilon-sweep.json", "paper002-fig3-h-equal.json", p002_heq_experiment)
+    out = r.folder("p002-h-equal")
+    args = ["run", path, "--repetitions", str(P002_FULL_REPS), "--out", out]
+    wall, cpu, _ = r.run(args)
+    timed(entry, wall, cpu)
+    entry["commands"].append(r.cli_command(args) + "   # paper002-fig3-epsilon-sweep.json with PD-OCG at "
+                             "params.h_scale = %g, labelled \"PD-OCG (h equal)\"" % P002_HEQ_SCALE)
+    s = load(os.path.join(out, "summary.json"))
+    losses = {}
+    ocg = "PD-OCG"  # the run labelled "PD-OCG (h equal)"; stored as PD-OCG (the documents' keys have no spaces)
+    for i, p in enumerate(s["points"]):
+        key = ("eps%g" % p["value"]).replace(".", "p")
+        q, v = p002_runs(s, i)
+        q[ocg], v[ocg] = q.pop(P002_HEQ_LABEL), v.pop(P002_HEQ_LABEL)
+        entry["points"][key], losses[key] = q, v
+    order = {}
+    for key, v in losses.items():
+        c = paired("PD-FTGL at ε = " + key[3:].replace("p", "."), v["PD-FTGL"], P002_HEQ_LABEL, v[ocg])
+        entry["comparisons"].append(c)
+        order[key] = "tie" if not c["significant"] else "PD-FTGL lower" if c["mean_difference"] < 0 else "PD-OCG lower"
+    keys = list(losses)
+    spread = {label: [x - y for x, y in zip(losses[keys[0]][label], losses[keys[-1]][label])] for label in ("PD-FTGL", ocg)}
+    entry["quantities"]["spread"] = {label: summarize(v) for label, v in spread.items()}
+    c = paired(P002_HEQ_LABEL + " spread", spread[ocg], "PD-FTGL spread", spread["PD-FTGL"])
+    entry["comparisons"].append(c)
+    entry["checks"] = {"order": order, "ocg_spread_smaller": ordered([c], True)}
+    entry["verdict"] = "with equal h: %s; PD-OCG's spread smaller: %s" % (
+        ", ".join("%s %s" % (k.replace("eps", "ε = ").replace("p", "."), v) for k, v in order.items()),
+        "reproduced" if entry["checks"]["ocg_spread_smaller"] else
+        "not reproduced (%s)" % ("PD-OCG's larger" if c["better"] == "PD-FTGL spread" else "a tie"))
+    return entry
+
+
+def render_p002_h_equal(e):
+    sp = e["quantities"]["spread"]
+    e = dict(e, points={k: {(P002_HEQ_LABEL if label == "PD-OCG" else label): x for label, x in runs.items()}
+                        for k, runs in e["points"].items()})
+    return ("Mean ± 95 %% CI over 10 repetitions (T = 89 850; PD-FTGL at h_scale 0.3, PD-OCG at %g: the same h):\n\n"
+            % P002_HEQ_SCALE + p002_sweep_table(e, "ε", lambda k: k[3:].replace("p", ".")) + "\n\n" + COMPARISON_HEADER + "\n"
+            + "\n".join(comparison_row(c, 3) for c in e["comparisons"])
+            + "\n\nSpread AL(ε = 2.5) − AL(ε = 10) per seed: PD-FTGL %s, PD-OCG (h equal) %s. → %s." % (
+                pm(sp["PD-FTGL"]), pm(sp["PD-OCG"]), e["verdict"]))
+
+
 @claim(id="p002-fig4-full", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
        quantity="final average_loss (and ε, train_accuracy, regret) of PD-FTGL and PD-OCG on digits at n = 9, 16 and "
                 "25 learners (complete graph, ε = 10), full length (T = 89 850), 10 repetitions",
@@ -1459,6 +1530,23 @@ def render_p002_fig4_full(e):
               "PD-OCG %s → %s." % (sig(q["PD-FTGL"]["range"], 2), sig(q["PD-OCG"]["range"], 2),
                                    sig(e["checks"]["worse_with_n"]["PD-FTGL"]), sig(e["checks"]["worse_with_n"]["PD-OCG"]),
                                    e["verdict"]))
+
+
+@claim(id="p002-fashion", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
+       quantity="final average_loss, regret, ε and train_accuracy of PD-OGD, PD-FTGL and PD-OCG on the first 20 000 "
+                "Fashion-MNIST images (d = 7840, n = 9, complete, ε = 10, T = 20 000, `paper002-fashion-mnist`), "
+                "10 repetitions; each run's wall_time_seconds (summed over its repetitions, in the same process)",
+       rule="each step of the loss order PD-FTGL < PD-OCG < PD-OGD (claim 002 #9) holds when the paired signed-rank "
+            "test over the 10 common seeds gives p < 0.05 in that direction (p ≥ 0.05: a tie); the runtime order is "
+            "read from the ratio of the runs' wall times in the same process (a measurement, not a test)")
+def p002_fashion(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": []}
+    s = p002_full_run(r, entry, "p002-fashion", "paper002-fashion-mnist.json")
+    return p002_fig1_entry(entry, s)
+
+
+def render_p002_fashion(e):
+    return render_p002_fig1_full(e, "T = 20 000, d = 7840; the reference is approximate, 40 FISTA iterations")
 
 
 P002_GRAPHS = {"complete": "complete", "ring": "cycle", "watts-strogatz": "Watts–Strogatz"}
@@ -1790,6 +1878,206 @@ def render_p002_h_tuned(e):
     return "\n\n".join(parts)
 
 
+# The h/C fidelity grid of paper002-results ("Fidelity round"), with 10 seeds: GRIDBASE is the ε-sweep preset
+# without its sweep at 10 epochs (T = 17 970), GRID the points' overrides, applied as scripts/fidelity/grid.py
+# applies them (its set_path).
+P002_GRID_REPS = 10
+P002_GRID_H = (0.1, 0.3, 1, 3, 10, 30)
+P002_GRID_LABELS = ("PD-FTGL", "PD-OCG")
+
+
+def p002_grid_points():
+    """(ε, h_scale, C) of the 24 points: C = 1 at every h_scale, C = 0.1 at h_scale ≤ 3; ε = 5 only at h_scale ≥ 3."""
+    return [(eps, h, clip) for clip in (1, 0.1) for eps in (2.5, 5, 10) for h in P002_GRID_H
+            if not (eps == 5 and h < 3) and not (clip == 0.1 and h > 3)]
+
+
+def p002_grid_key(eps, h, clip):
+    """A point's name, without dots (the documents' markers split keys at dots): eps2p5-h0p1-C1."""
+    return ("eps%g-h%g-C%g" % (eps, h, clip)).replace(".", "p")
+
+
+def p002_grid_files(r):
+    """Writes GRIDBASE.json and GRID.json (the protocol's two files) to the scratch folder."""
+    def base(doc):
+        del doc["sweep"]
+        doc["problem"]["epochs"] = 10
+        doc["iterations"] = DIGITS_T
+        doc["repetitions"] = P002_GRID_REPS
+        doc["record_every"] = 599
+    gridbase = r.derived("paper002-fig3-epsilon-sweep.json", "GRIDBASE.json", base)
+    points = [{"name": p002_grid_key(*p), "set": {"runs[%d].%s" % (i, path): value
+                                                   for i in range(2) for path, value in
+                                                   (("params.h_scale", p[1]), ("params.clip", p[2]),
+                                                    ("privacy.epsilon", p[0]))}}
+              for p in p002_grid_points()]
+    grid = os.path.join(r.scratch, "GRID.json")
+    with open(grid, "w", encoding="utf-8") as f:
+        json.dump({"points": points}, f, indent=1)
+    return gridbase, points
+
+
+@claim(id="p002-hc-grid", quick=False, documents=["docs/paper002-results.md", "docs/claims.md"],
+       quantity="final average_loss (and train_accuracy, ε) of PD-FTGL and PD-OCG on digits at T = 17 970 (10 epochs) "
+                "on the fidelity round's 24-point grid: h_scale ∈ {0.1, 0.3, 1, 3, 10, 30} with C = 1 and h_scale ≤ 3 "
+                "with C = 0.1, at ε = 2.5 and 10 (ε = 5 at h_scale ≥ 3), both learners at the same h_scale, C and ε "
+                "per point, %d repetitions (the same seeds at every point)" % P002_GRID_REPS,
+       rule="an algorithm's best point at an ε is the grid point with the lowest mean loss; a point ties with it "
+            "when the paired signed-rank test over the 10 common seeds gives p ≥ 0.05. PD-FTGL < PD-OCG "
+            "(claim 002 #9) at an ε holds when PD-FTGL at its best point is below PD-OCG at its best point with "
+            "p < 0.05 (the same test; p ≥ 0.05: a tie), and at a point when the two learners differ so there. "
+            "'Both improve with ε' (#10) holds for a learner at an h_scale when every step up in ε lowers its loss "
+            "with p < 0.05; the spread is the per-seed loss at the best point at ε = 2.5 minus at ε = 10, and "
+            "'PD-OCG's spread smaller' holds when PD-OCG's is significantly below PD-FTGL's. C matters when a "
+            "point's loss at C = 0.1 differs from C = 1 by more than its 95 % interval's half-width")
+def p002_hc_grid(r):
+    entry = {"commands": [], "quantities": {}, "comparisons": [], "points": {}}
+    sys.path.insert(0, os.path.join(ROOT, "scripts", "fidelity"))
+    from grid import set_path  # the protocol's overrides, applied as grid.py applies them
+    gridbase, points = p002_grid_files(r)
+    losses = {}
+    for point, (eps, h, clip) in zip(points, p002_grid_points()):
+        doc = load(gridbase)
+        for path, value in point["set"].items():
+            set_path(doc, path, value)
+        exp = os.path.join(r.scratch, "paper002-grid-%s.json" % point["name"])
+        with open(exp, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1, ensure_ascii=False)
+        out = r.folder("p002-grid-" + point["name"])
+        wall, cpu, _ = r.run(["run", exp, "--out", out])
+        timed(entry, wall, cpu)
+        s = load(os.path.join(out, "summary.json"))
+        values = {label: {m: final_values(s, label, m) for m in ("average_loss", "train_accuracy", "epsilon")}
+                  for label in P002_GRID_LABELS}
+        losses[point["name"]] = {label: v["average_loss"] for label, v in values.items()}
+        entry["points"][point["name"]] = p002_grid_point(eps, h, clip, values)
+    entry["commands"].append("dplab-cli run paper002-grid-epsE-hH-CC.json --out OUT   # GRIDBASE.json (paper002-fig3-epsilon-sweep.json "
+                             "without sweep, problem.epochs = 10, iterations = 17970, repetitions = %d, record_every = 599) with "
+                             "runs[0|1].params.h_scale = H, runs[0|1].params.clip = C, runs[0|1].privacy.epsilon = E, as "
+                             "scripts/fidelity/grid.py GRIDBASE.json GRID.json applies them; 24 points" % P002_GRID_REPS)
+    p002_hc_grid_verdicts(entry, losses)
+    return entry
+
+
+def p002_grid_point(eps, h, clip, values):
+    """A grid point's entry from the final values per run and metric ({label: {metric: [per seed]}})."""
+    return {"epsilon": eps, "h_scale": h, "clip": clip,
+            "runs": {label: {m: summarize(v) for m, v in vals.items()} for label, vals in values.items()},
+            "ftgl_minus_ocg": paired("PD-FTGL", values["PD-FTGL"]["average_loss"], "PD-OCG", values["PD-OCG"]["average_loss"])}
+
+
+def p002_grid_name(label, p):
+    return "%s at h_scale %g, C = %g" % (label, p["h_scale"], p["clip"])
+
+
+def p002_hc_grid_verdicts(entry, losses):
+    """Best point per algorithm and ε, PD-FTGL against PD-OCG at each one's best, ε steps, spreads, the clip's effect."""
+    pts, q = entry["points"], entry["quantities"]
+    q["best"], checks = {}, {"ftgl_vs_ocg_at_best": {}, "improves_with_epsilon": {}}
+    for eps in (2.5, 5, 10):
+        ek = ("%g" % eps).replace(".", "p")
+        keys = [k for k, p in pts.items() if p["epsilon"] == eps]
+        best = {}
+        for label in P002_GRID_LABELS:
+            b = min(keys, key=lambda k: pts[k]["runs"][label]["average_loss"]["mean"])
+            ties = [k for k in keys if k != b and not paired("x", losses[k][label], "y", losses[b][label])["significant"]]
+            best[label] = {"point": b, "h_scale": pts[b]["h_scale"], "clip": pts[b]["clip"],
+                           "average_loss": pts[b]["runs"][label]["average_loss"], "ties": ties}
+        q["best"][ek] = best
+        f, o = best["PD-FTGL"]["point"], best["PD-OCG"]["point"]
+        c = paired("ε = %g: " % eps + p002_grid_name("PD-FTGL", pts[f]), losses[f]["PD-FTGL"],
+                   p002_grid_name("PD-OCG", pts[o]), losses[o]["PD-OCG"])
+        entry["comparisons"].append(c)
+        checks["ftgl_vs_ocg_at_best"][ek] = ("tie" if not c["significant"] else
+                                             "PD-FTGL lower" if c["mean_difference"] < 0 else "PD-OCG lower")
+    # PD-FTGL against PD-OCG at each point (the same h_scale, C and ε)
+    q["per_point"] = {v: [k for k, p in pts.items() if
+                          (v == "tie" and not p["ftgl_minus_ocg"]["significant"]) or
+                          (p["ftgl_minus_ocg"]["better"] == v)] for v in ("PD-FTGL", "PD-OCG", "tie")}
+    q["per_point_counts"] = {v: len(ks) for v, ks in q["per_point"].items()}
+    q["ocg_accuracy_higher"] = sum(1 for p in pts.values() if p["runs"]["PD-OCG"]["train_accuracy"]["mean"]
+                                   > p["runs"]["PD-FTGL"]["train_accuracy"]["mean"])
+    # both improve with ε, at each h_scale with C = 1 (the ε the grid has there)
+    for label in P002_GRID_LABELS:
+        per_h = {}
+        for h in P002_GRID_H:
+            ks = sorted((k for k, p in pts.items() if p["h_scale"] == h and p["clip"] == 1), key=lambda k: pts[k]["epsilon"])
+            steps = [paired("b", losses[b][label], "a", losses[a][label]) for a, b in zip(ks, ks[1:])]
+            per_h[("%g" % h).replace(".", "p")] = ordered(steps, True)
+        checks["improves_with_epsilon"][label] = per_h
+    q["improves_everywhere"] = {label: all(v.values()) for label, v in checks["improves_with_epsilon"].items()}
+    spread = {label: [x - y for x, y in zip(losses[q["best"]["2p5"][label]["point"]][label],
+                                            losses[q["best"]["10"][label]["point"]][label])] for label in P002_GRID_LABELS}
+    q["spread"] = {label: summarize(v) for label, v in spread.items()}
+    q["best_range"] = {label: max(b[label]["average_loss"]["mean"] for b in q["best"].values())
+                       - min(b[label]["average_loss"]["mean"] for b in q["best"].values()) for label in P002_GRID_LABELS}
+    c = paired("PD-OCG spread", spread["PD-OCG"], "PD-FTGL spread", spread["PD-FTGL"])
+    entry["comparisons"].append(c)
+    checks["ocg_spread_smaller"] = ordered([c], True)
+    # the clip: C = 0.1 against C = 1 at the same ε and h_scale
+    worst = 0.0
+    worst_seed = 0.0
+    for k, p in pts.items():
+        if p["clip"] != 0.1:
+            continue
+        k1 = p002_grid_key(p["epsilon"], p["h_scale"], 1)
+        for label in P002_GRID_LABELS:
+            d = abs(p["runs"][label]["average_loss"]["mean"] - pts[k1]["runs"][label]["average_loss"]["mean"])
+            worst = max(worst, d / max(pts[k1]["runs"][label]["average_loss"]["half"], 1e-300))
+            worst_seed = max(worst_seed, max(abs(x - y) for x, y in zip(losses[k][label], losses[k1][label])))
+    q["clip"] = {"largest_difference_over_half_width": worst, "largest_per_seed_difference": worst_seed}
+    checks["clip_matters"] = worst > 1.0
+    entry["checks"] = checks
+    at_best = checks["ftgl_vs_ocg_at_best"]
+    entry["verdict"] = ("PD-FTGL < PD-OCG at each one's best: %s; both improve with ε at every h_scale: %s; "
+                        "PD-OCG's spread smaller: %s; C matters: %s" % (
+                            ", ".join("ε = %s %s" % (k.replace("p", "."), v) for k, v in at_best.items()),
+                            "yes" if all(q["improves_everywhere"].values()) else "no",
+                            "reproduced" if checks["ocg_spread_smaller"] else "not reproduced",
+                            "yes" if checks["clip_matters"] else "no"))
+
+
+def render_p002_hc_grid(e):
+    pts, q, ch = e["points"], e["quantities"], e["checks"]
+    rows = ["| ε | h_scale | C | PD-FTGL | PD-OCG | PD-FTGL − PD-OCG, p | train accuracy FTGL / OCG |", "|---|---|---|---|---|---|---|"]
+    order = sorted(pts, key=lambda k: (pts[k]["epsilon"], pts[k]["h_scale"], -pts[k]["clip"]))
+    for k in order:
+        p = pts[k]
+        ek = ("%g" % p["epsilon"]).replace(".", "p")
+        cells = []
+        for label in P002_GRID_LABELS:
+            text = pm(p["runs"][label]["average_loss"], 4)
+            cells.append("**%s**" % text if q["best"][ek][label]["point"] == k else text)
+        c = p["ftgl_minus_ocg"]
+        rows.append("| %g | %g | %g | %s | %s | %s, %s | %s / %s |" % (
+            p["epsilon"], p["h_scale"], p["clip"], cells[0], cells[1], sig(c["mean_difference"], 2), pvalue(c["wilcoxon_p"]),
+            sig(p["runs"]["PD-FTGL"]["train_accuracy"]["mean"], 2), sig(p["runs"]["PD-OCG"]["train_accuracy"]["mean"], 2)))
+    best = ["| ε | run | best point | average_loss | points that tie with it (p ≥ 0.05) |", "|---|---|---|---|---|"]
+    for ek, b in q["best"].items():
+        for label in P002_GRID_LABELS:
+            x = b[label]
+            ties = "; ".join("h_scale %s (C = %g)" % (", ".join("%g" % pts[t]["h_scale"] for t in x["ties"] if pts[t]["clip"] == clip), clip)
+                             for clip in (1, 0.1) if any(pts[t]["clip"] == clip for t in x["ties"])) or "none"
+            best.append("| %s | %s | h_scale %g, C = %g | %s | %s |" % (ek.replace("p", "."), label, x["h_scale"], x["clip"],
+                                                                  pm(x["average_loss"], 4), ties))
+    n = q["per_point_counts"]
+    not_everywhere = ["%s at h_scale %s" % (label, h.replace("p", ".")) for label, per_h in ch["improves_with_epsilon"].items()
+                      for h, ok in per_h.items() if not ok]
+    return ("Average loss, mean ± 95 %% CI over %d seeds (T = 17 970; ln 10 = 2.3026 is the loss of playing X = 0; "
+            "bold: the algorithm's best point at that ε):\n\n" % pts[order[0]]["runs"]["PD-FTGL"]["average_loss"]["n"]
+            + "\n".join(rows) + "\n\n" + "\n".join(best) + "\n\n" + COMPARISON_HEADER + "\n"
+            + "\n".join(comparison_row(c, 3) for c in e["comparisons"])
+            + "\n\nAt the same point PD-FTGL is lower at %d points, PD-OCG at %d, %d tie. Each step up in ε lowers the loss "
+              "(p < 0.05) at every h_scale: %s. Spread of the best points' mean loss over ε = 2.5, 5, 10 (max − min): "
+              "PD-FTGL %s, PD-OCG %s; per seed, best at ε = 2.5 minus best at ε = 10: PD-FTGL %s, PD-OCG %s. "
+              "C = 0.1 against C = 1: largest difference of a point's mean loss %s × its 95 %% half-width, largest per-seed "
+              "difference %s. → %s." % (
+                  n["PD-FTGL"], n["PD-OCG"], n["tie"], "yes" if not not_everywhere else "no (not for %s)" % ", ".join(not_everywhere),
+                  sig(q["best_range"]["PD-FTGL"], 2), sig(q["best_range"]["PD-OCG"], 2), pm(q["spread"]["PD-FTGL"]),
+                  pm(q["spread"]["PD-OCG"]), sig(q["clip"]["largest_difference_over_half_width"], 2),
+                  sig(q["clip"]["largest_per_seed_difference"], 2), e["verdict"]))
+
+
 @claim(id="p003-fig4", quick=True, documents=["docs/paper003-results.md", "docs/claims.md"],
        quantity="final distance_to_optimum of Algorithm 1 at each ρ_w of the Fig. 4 sweep, 50 repetitions",
        rule="'error grows with ρ_w' (claim 003 #9) holds when every step up in ρ_w raises the error "
@@ -2007,7 +2295,9 @@ RENDER = {"p000-fig2": render_p000_fig2, "p000-accountant": render_p000_accounta
           "p003-fig1-tuned": render_p003_fig1_tuned, "p003-grid": render_p003_grid,
           "p003-fig4": render_p003_fig4, "p003-theory": render_p003_theory,
           "p002-fig1-full": render_p002_fig1_full, "p002-gossip": render_p002_gossip, "p002-fig3-full": render_p002_fig3_full,
-          "p002-fig4-full": render_p002_fig4_full, "p002-fig5-full": render_p002_fig5_full}
+          "p002-fig4-full": render_p002_fig4_full, "p002-fig5-full": render_p002_fig5_full,
+          "p002-fashion": render_p002_fashion, "p002-hc-grid": render_p002_hc_grid,
+          "p002-h-equal": render_p002_h_equal}
 
 
 # Further generated parts of one claim's results: view id → (claim id, renderer).
@@ -2039,8 +2329,13 @@ def render_timings(results):
         name = c["id"]
         if e.get("reused"):
             ru = e["reused"]
+            finished, loads = ", ".join(ru["finished"]), ", ".join(ru["load_average_end"])
+            if len(ru["finished"]) > 3:  # many commands: the first and the last, and the range of the load
+                finished = "%s … %s (%d commands)" % (ru["finished"][0], ru["finished"][-1], len(ru["finished"]))
+                values = sorted(float(x) for x in ru["load_average_end"])
+                loads = "%.1f–%.1f" % (values[0], values[-1]) if values else "?"
             name += " (run alone with `--only … --work DIR`, finished %s, load %s at the end, commit %s)" % (
-                ", ".join(ru["finished"]), ", ".join(ru["load_average_end"]), e.get("measured", {}).get("commit", results["commit"]))
+                finished, loads, e.get("measured", {}).get("commit", results["commit"]))
         elif e.get("measured"):
             ms = e["measured"]
             name += " (re-run alone with `--only`, %s, load %s → %s, commit %s)" % (
@@ -2104,6 +2399,11 @@ def check_documents(results, root=ROOT):
         path = os.path.join(root, doc)
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        for c in CLAIMS:  # every claim of the results file is quoted where it says it is documented
+            if doc in c["documents"] and c["id"] in results["claims"] and not (
+                    "<!-- reproduce:%s begin -->" % c["id"] in text or "<!-- r:%s." % c["id"] in text):
+                problems.append((doc, 0, "no generated table or number of claim %s" % c["id"],
+                                 "a <!-- reproduce:%s begin --> block or <!-- r:%s.KEY --> marker" % (c["id"], c["id"])))
         try:
             expected = render_document(text, results)
         except (KeyError, IndexError) as e:

@@ -6,6 +6,7 @@ wrong number. Python 3 standard library only; run by ctest as ReproduceScriptSel
 
 import copy
 import json
+import math
 import os
 import shutil
 import sys
@@ -133,6 +134,64 @@ class Comparisons(unittest.TestCase):
             q = self._first_quantity(changed["claims"][cid]["quantities"])
             q["mean"] = q["mean"] * 2 + 1
             self.assertNotEqual(reproduce.check_documents(changed, root), [])
+            # A claim whose generated parts are gone from a document it names is caught too.
+            cid = next(c["id"] for c in reproduce.CLAIMS if "docs/paper002-results.md" in c["documents"]
+                       and c["id"] in self.committed["claims"])
+            doc = os.path.join(root, "docs", "paper002-results.md")
+            with open(doc, encoding="utf-8") as f:
+                text = f.read()
+            with open(doc, "w", encoding="utf-8") as f:
+                f.write(text.replace("reproduce:%s " % cid, "reproduce:gone ").replace("<!-- r:%s." % cid, "<!-- gone."))
+            problems = reproduce.check_documents(self.committed, root)
+            self.assertTrue(any(cid in p[2] for p in problems), problems)
+
+
+class HcGrid(unittest.TestCase):
+    """The h/C grid's points and its verdicts on made-up losses whose answer is known."""
+
+    def test_the_fidelity_rounds_24_points(self):
+        points = reproduce.p002_grid_points()
+        self.assertEqual(len(points), 24)
+        self.assertEqual(sum(1 for p in points if p[2] == 1), 15)
+        self.assertEqual(sum(1 for p in points if p[2] == 0.1), 9)
+        self.assertTrue(all(h >= 3 for eps, h, _ in points if eps == 5))
+        keys = [reproduce.p002_grid_key(*p) for p in points]
+        self.assertEqual(len(set(keys)), 24)
+        self.assertFalse(any("." in k for k in keys))  # the documents' markers split keys at dots
+
+    @staticmethod
+    def synthetic(clip_shift=0.0):
+        """PD-FTGL best at h_scale 3, PD-OCG at 10 and 0.02 above it, both falling with ε; C = 0.1 equal to
+        C = 1 plus clip_shift."""
+        entry, losses = {"points": {}, "comparisons": [], "quantities": {}}, {}
+        for eps, h, clip in reproduce.p002_grid_points():
+            shift = clip_shift if clip == 0.1 else 0.0
+            ftgl = [2.3 + 0.1 / eps + 0.01 * abs(math.log10(h / 3)) + 0.001 * s + shift for s in range(10)]
+            ocg = [2.32 + 0.1 / eps + 0.01 * abs(math.log10(h / 10)) + 0.0013 * s + shift for s in range(10)]
+            values = {"PD-FTGL": {"average_loss": ftgl, "train_accuracy": [0.5] * 10},
+                      "PD-OCG": {"average_loss": ocg, "train_accuracy": [0.6] * 10}}
+            key = reproduce.p002_grid_key(eps, h, clip)
+            entry["points"][key] = reproduce.p002_grid_point(eps, h, clip, values)
+            losses[key] = {label: v["average_loss"] for label, v in values.items()}
+        reproduce.p002_hc_grid_verdicts(entry, losses)
+        return entry
+
+    def test_best_points_order_and_clip(self):
+        e = self.synthetic()
+        for ek in ("2p5", "5", "10"):
+            self.assertEqual(e["quantities"]["best"][ek]["PD-FTGL"]["h_scale"], 3)
+            self.assertEqual(e["quantities"]["best"][ek]["PD-OCG"]["h_scale"], 10)
+            self.assertEqual(e["checks"]["ftgl_vs_ocg_at_best"][ek], "PD-FTGL lower")
+        # C = 0.1 repeats C = 1 exactly: it ties with the best point, and C does not matter
+        self.assertEqual(e["quantities"]["best"]["10"]["PD-FTGL"]["ties"], ["eps10-h3-C0p1"])
+        self.assertFalse(e["checks"]["clip_matters"])
+        self.assertTrue(all(e["quantities"]["improves_everywhere"].values()))
+        self.assertFalse(e["checks"]["ocg_spread_smaller"])  # the same spread per seed: a tie
+        self.assertIn("PD-FTGL < PD-OCG at each one's best: ε = 2.5 PD-FTGL lower", e["verdict"])
+        self.assertIn("| 10 | 3 | 1 | **", reproduce.render_p002_hc_grid(e))
+        shifted = self.synthetic(clip_shift=0.05)
+        self.assertTrue(shifted["checks"]["clip_matters"])
+        self.assertAlmostEqual(shifted["quantities"]["clip"]["largest_per_seed_difference"], 0.05)
 
 
 class WorkFolder(unittest.TestCase):

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Runs a preset once per grid point and prints the final metrics as a table.
 
-Used for the fidelity experiments recorded in docs/paper00N-results.md. Each grid point is a set
+Used for the fidelity experiments of docs/paper00N-results.md; scripts/reproduce.py's claim
+p002-hc-grid (paper 002's h/C grid) writes GRIDBASE.json and GRID.json and applies their overrides
+with set_path below, so its points are the ones this script runs. Each grid point is a set
 of JSON-path overrides applied to a copy of the preset (paths like "runs[0].privacy.noise_x",
 "repetitions"); the copy is run with dplab-cli under nice and its summary.json is read.
 
