@@ -151,49 +151,63 @@ DPLAB_SIMD_INLINE void addGroupRows(const double *const a[8], int present, const
     }
 }
 
-/** grad[j0, j0 + 4 NV) (and, with Tail, the last cols mod 4 columns, through the row's last four
- *  columns whose other lanes are dropped) += Σ_r c[r] x_r, rows r < rows in order. */
-template <int NV, bool Tail>
+/** grad[j0, j0 + W NV) (W = 4 or 8 lanes of D), with Half the next four columns, and with Tail the
+ *  last cols mod 4 columns (through the row's last four columns, whose other lanes are dropped)
+ *  += Σ_r c[r] x_r, rows r < rows in order: each coordinate its own chain, whatever the width. */
+template <class D, int NV, bool Half, bool Tail>
 DPLAB_SIMD_INLINE void addRowsChunk(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
                                     std::ptrdiff_t j0, double *grad)
 {
-    V4d g[NV > 0 ? NV : 1];
+    constexpr int W = sizeof(D) / sizeof(double);
+    D g[NV > 0 ? NV : 1];
     for (int v = 0; v < NV; ++v)
-        g[v] = simd::load(grad + j0 + 4 * v);
+        g[v] = simd::loadAs<D>(grad + j0 + W * v);
+    const std::ptrdiff_t jh = j0 + W * NV;
+    V4d half = Half ? simd::load(grad + jh) : simd::splat(0.0);
     V4d tail = Tail ? simd::load(grad + cols - 4) : simd::splat(0.0);
     const double *a = X;
     for (std::ptrdiff_t r = 0; r < rows; ++r, a += cols) {
-        const V4d cr = simd::splat(c[r]);
+        const D cr = simd::splatAs<D>(c[r]);
         for (int v = 0; v < NV; ++v)
-            g[v] += cr * simd::load(a + j0 + 4 * v);
+            g[v] += cr * simd::loadAs<D>(a + j0 + W * v);
+        if constexpr (Half)
+            half += simd::splat(c[r]) * simd::load(a + jh);
         if constexpr (Tail)
-            tail += cr * simd::load(a + cols - 4);
+            tail += simd::splat(c[r]) * simd::load(a + cols - 4);
     }
     for (int v = 0; v < NV; ++v)
-        simd::store(grad + j0 + 4 * v, g[v]);
+        simd::store(grad + j0 + W * v, g[v]);
+    if constexpr (Half)
+        simd::store(grad + jh, half);
     if constexpr (Tail)
         for (std::ptrdiff_t l = 4 - (cols & 3); l < 4; ++l)
             grad[cols - 4 + l] = tail[l];
 }
 
-/** The last chunk: NV (< MaxNV) vectors of columns, with the tail when there is one. */
-template <int MaxNV, int NV = 0>
-DPLAB_SIMD_INLINE void addRowsLast(int nv, const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
+/** The last chunk: NV (< MaxNV) vectors of columns, then four columns more when `half`, then the
+ *  tail when there is one. */
+template <class D, int MaxNV, int NV = 0>
+DPLAB_SIMD_INLINE void addRowsLast(int nv, bool half, const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
                                    const double *c, std::ptrdiff_t j0, double *grad)
 {
     if constexpr (NV < MaxNV) {
         if (nv != NV)
-            return addRowsLast<MaxNV, NV + 1>(nv, X, cols, rows, c, j0, grad);
-        if (cols & 3)
-            addRowsChunk<NV, true>(X, cols, rows, c, j0, grad);
+            return addRowsLast<D, MaxNV, NV + 1>(nv, half, X, cols, rows, c, j0, grad);
+        const bool tail = (cols & 3) != 0;
+        if (half && tail)
+            addRowsChunk<D, NV, true, true>(X, cols, rows, c, j0, grad);
+        else if (half)
+            addRowsChunk<D, NV, true, false>(X, cols, rows, c, j0, grad);
+        else if (tail)
+            addRowsChunk<D, NV, false, true>(X, cols, rows, c, j0, grad);
         else
-            addRowsChunk<NV, false>(X, cols, rows, c, j0, grad);
+            addRowsChunk<D, NV, false, false>(X, cols, rows, c, j0, grad);
     }
 }
 
 /** grad += Σ_r c[r] x_r over rows r < rows in order (each coordinate its own chain), in chunks of
- *  MaxNV vectors of columns. */
-template <int MaxNV>
+ *  MaxNV vectors D of columns. */
+template <class D, int MaxNV>
 DPLAB_SIMD_INLINE void addRowsBody(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
                                    double *grad)
 {
@@ -206,23 +220,24 @@ DPLAB_SIMD_INLINE void addRowsBody(const double *X, std::ptrdiff_t cols, std::pt
         }
         return;
     }
+    constexpr std::ptrdiff_t W = sizeof(D) / sizeof(double);
     const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
     std::ptrdiff_t j0 = 0;
-    for (; vcols - j0 >= 4 * MaxNV; j0 += 4 * MaxNV)
-        addRowsChunk<MaxNV, false>(X, cols, rows, c, j0, grad);
-    addRowsLast<MaxNV>(static_cast<int>((vcols - j0) / 4), X, cols, rows, c, j0, grad);
+    for (; vcols - j0 >= W * MaxNV; j0 += W * MaxNV)
+        addRowsChunk<D, MaxNV, false, false>(X, cols, rows, c, j0, grad);
+    addRowsLast<D, MaxNV>(static_cast<int>((vcols - j0) / W), (vcols - j0) % W != 0, X, cols, rows, c, j0, grad);
 }
 
 __attribute__((target("avx2"))) void addRowsAvx2(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
                                                  const double *c, double *grad)
 {
-    addRowsBody<8>(X, cols, rows, c, grad);
+    addRowsBody<V4d, 8>(X, cols, rows, c, grad);
 }
 
 DPLAB_TARGET_AVX512 void addRowsAvx512(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
                                        double *grad)
 {
-    addRowsBody<8>(X, cols, rows, c, grad);
+    addRowsBody<V8d, 8>(X, cols, rows, c, grad);
 }
 
 /** The logistic weights of `lanes` rows (a vector D of four or eight margins z, labels yv):
