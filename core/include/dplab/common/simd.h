@@ -46,8 +46,13 @@ Isa activeIsa();
 /** "SSE2", "AVX2" or "AVX-512" (for messages). */
 const char *isaName(Isa isa);
 
-/** The target attribute of the AVX-512 compilations. */
+/** The target attribute of the AVX-512 compilations (GCC: with 512-bit vectors for the loops it
+ *  vectorises itself, the noise transform's; clang has no such attribute). */
+#if defined(__clang__)
+#define DPLAB_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
+#else
 #define DPLAB_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,prefer-vector-width=512")))
+#endif
 
 typedef double V4d __attribute__((vector_size(32), aligned(8)));
 typedef std::uint64_t V4u __attribute__((vector_size(32), aligned(8)));
@@ -84,11 +89,16 @@ DPLAB_SIMD_INLINE V4d splat(double x)
     return V4d{x, x, x, x};
 }
 
-/** x in every lane of a D (V4d or V8d). */
+/** x in every lane of a D (V4d or V8d): a broadcast of lane 0, no arithmetic (+0 + x would turn
+ *  −0 into +0). */
 template <class D>
 DPLAB_SIMD_INLINE D splatAs(double x)
 {
-    return D{} + x;
+    const D v{x};
+    if constexpr (sizeof(D) == 8 * sizeof(double))
+        return __builtin_shufflevector(v, v, 0, 0, 0, 0, 0, 0, 0, 0);
+    else
+        return __builtin_shufflevector(v, v, 0, 0, 0, 0);
 }
 
 DPLAB_SIMD_INLINE V4u bits(V4d x)
