@@ -268,7 +268,7 @@ DPLAB_SIMD_INLINE void weights(D z, D yv, int lanes, double scale, LogisticPass 
  *  the logistic weights of each group of eight rows, then the block's gradient (addRowsAvx2 /
  *  addRowsAvx512). Wide (AVX-512) first computes the margins of the whole block, then its weights
  *  eight rows a vector — iterations that do not depend on each other, so the CPU overlaps their
- *  e^x and σ chains (with AVX2 that split measured 2–3 % slower, so AVX2 keeps the groups).
+ *  e^x and σ chains (with AVX2 that split gained nothing: docs/benchmarks.md, fifth pass).
  *  Otherwise (SSE2) a block is one group of eight rows: margins, weights and gradient in turn. */
 template <bool Blocked, bool Wide, bool WantGrad, bool WantLoss, bool WantCorrect>
 DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
