@@ -32,10 +32,10 @@ void Mixer::mix(const Eigen::Ref<const Eigen::MatrixXd> &own, const Eigen::Ref<c
     // the kernel, which gives the bits of the Eigen expressions below (dplab/algo/mixkernel.h).
     // Its SSE2 version gives the same bits too, but is not faster than Eigen's scalar loop
     // (docs/benchmarks.md), so SSE2 keeps Eigen.
-    if (mDense.size() > 0 || simd::activeIsa() != simd::Isa::Avx2) {
+    if (mDense.size() > 0 || simd::activeIsa() == simd::Isa::Sse2) {
         if (mDense.size() > 0) {
             // The kernel gives the bits of Eigen's product, faster under AVX2 (dplab/problem/kernels.h).
-            if (simd::activeIsa() != simd::Isa::Avx2
+            if (simd::activeIsa() == simd::Isa::Sse2
                 || !kernels::productInEigenOrder(mDense.data(), mDense.outerStride(), sent.data(), sent.outerStride(),
                                                  out.data(), out.outerStride(), mDense.rows(), mDense.cols(),
                                                  sent.cols()))

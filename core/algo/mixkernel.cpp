@@ -116,7 +116,7 @@ __attribute__((target("avx2"))) void mixAvx2(const SparseRows &w, const double *
 void sparseMix(const SparseRows &w, const double *diag, ColumnBlock own, ColumnBlock sent, std::ptrdiff_t cols,
                double *out, std::ptrdiff_t outStride, simd::Isa isa)
 {
-    if (isa == simd::Isa::Avx2 && simd::cpuHasAvx2())
+    if (simd::usableIsa(isa) != simd::Isa::Sse2) // AVX-512 runs the AVX2 version (the same bits)
         mixAvx2(w, diag, own, sent, cols, out, outStride);
     else
         mixSse2(w, diag, own, sent, cols, out, outStride);

@@ -157,10 +157,10 @@ namespace {
     }
 }
 
-// One source, two compilations, chosen at run time by CPU (dplab/common/simd.h): every operation
+// One source, three compilations, chosen at run time by CPU (dplab/common/simd.h): every operation
 // above is a correctly rounded IEEE operation or an integer one, element by element, and this
-// file is compiled without FMA contraction, so the SSE2 and the AVX2 versions give the same bits
-// (tests/core/noise_test.cpp compares them).
+// file is compiled without FMA contraction, so the SSE2, the AVX2 and the AVX-512 versions give
+// the same bits (tests/core/noise_test.cpp compares them).
 void fillRawSse2(std::uint64_t key, std::uint64_t t, std::uint64_t *raw, std::size_t size)
 {
     fillRaw(key, t, raw, size);
@@ -185,40 +185,57 @@ __attribute__((target("avx2"))) void gaussianAvx2(const std::uint64_t *raw, doub
 {
     gaussianBody(raw, sigma, out, size);
 }
+DPLAB_TARGET_AVX512 void fillRawAvx512(std::uint64_t key, std::uint64_t t, std::uint64_t *raw, std::size_t size)
+{
+    fillRaw(key, t, raw, size);
+}
+DPLAB_TARGET_AVX512 void laplaceAvx512(const std::uint64_t *raw, double b, double *out, std::size_t size)
+{
+    laplaceBody(raw, b, out, size);
+}
+DPLAB_TARGET_AVX512 void gaussianAvx512(const std::uint64_t *raw, double sigma, double *out, std::size_t size)
+{
+    gaussianBody(raw, sigma, out, size);
+}
 
-std::uint64_t *rawWords(std::uint64_t key, std::uint64_t t, std::size_t size, bool avx2)
+std::uint64_t *rawWords(std::uint64_t key, std::uint64_t t, std::size_t size, simd::Isa isa)
 {
     thread_local std::vector<std::uint64_t> buffer;
     if (buffer.size() < size)
         buffer.resize(std::max<std::size_t>(size, 2 * buffer.size()));
     std::uint64_t *raw = buffer.data();
-    if (avx2)
-        fillRawAvx2(key, t, raw, size);
-    else
-        fillRawSse2(key, t, raw, size);
+    switch (isa) {
+    case simd::Isa::Avx512: fillRawAvx512(key, t, raw, size); break;
+    case simd::Isa::Avx2: fillRawAvx2(key, t, raw, size); break;
+    default: fillRawSse2(key, t, raw, size); break;
+    }
     return raw;
-}
-
-bool useAvx2(simd::Isa isa)
-{
-    return isa == simd::Isa::Avx2 && simd::cpuHasAvx2();
 }
 
 /** A kernel turning raw words into `size` numbers of the given scale. */
 using Transform = void (*)(const std::uint64_t *raw, double scale, double *out, std::size_t size);
 
+/** The versions of one transform, by instruction set. */
+struct Transforms {
+    Transform sse2, avx2, avx512;
+};
+
 /** Block t of the stream `key` as `size` numbers of the given scale: zeros (no words drawn) when
- *  the scale is 0, otherwise `words` raw words through the ISA's kernel (avx2 or sse2). */
+ *  the scale is 0, otherwise `words` raw words through the kernel of the highest usable level up
+ *  to `isa`. */
 void transformBlock(std::uint64_t key, std::uint64_t t, double scale, double *out, std::size_t size,
-                    std::size_t words, simd::Isa isa, Transform avx2Kernel, Transform sse2Kernel)
+                    std::size_t words, simd::Isa isa, const Transforms &kernels)
 {
     if (scale == 0.0) {
         std::memset(out, 0, size * sizeof(double));
         return;
     }
-    const bool avx2 = useAvx2(isa);
-    const std::uint64_t *raw = rawWords(key, t, words, avx2);
-    (avx2 ? avx2Kernel : sse2Kernel)(raw, scale, out, size);
+    isa = simd::usableIsa(isa);
+    const std::uint64_t *raw = rawWords(key, t, words, isa);
+    const Transform kernel = isa == simd::Isa::Avx512 ? kernels.avx512
+                             : isa == simd::Isa::Avx2 ? kernels.avx2
+                                                      : kernels.sse2;
+    kernel(raw, scale, out, size);
 }
 
 } // namespace
@@ -230,7 +247,7 @@ void NoiseStream::laplace(std::uint64_t t, double b, double *out, std::size_t si
 
 void noiseLaplace(std::uint64_t key, std::uint64_t t, double b, double *out, std::size_t size, simd::Isa isa)
 {
-    transformBlock(key, t, b, out, size, size, isa, laplaceAvx2, laplaceSse2);
+    transformBlock(key, t, b, out, size, size, isa, {laplaceSse2, laplaceAvx2, laplaceAvx512});
 }
 
 void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size_t size) const
@@ -241,7 +258,7 @@ void NoiseStream::gaussian(std::uint64_t t, double sigma, double *out, std::size
 void noiseGaussian(std::uint64_t key, std::uint64_t t, double sigma, double *out, std::size_t size, simd::Isa isa)
 {
     // Box–Muller: two words per pair of numbers.
-    transformBlock(key, t, sigma, out, size, 2 * ((size + 1) / 2), isa, gaussianAvx2, gaussianSse2);
+    transformBlock(key, t, sigma, out, size, 2 * ((size + 1) / 2), isa, {gaussianSse2, gaussianAvx2, gaussianAvx512});
 }
 
 } // namespace dplab

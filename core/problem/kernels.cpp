@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
-// The fused logistic kernel (dplab/problem/kernels.h). One source, two compilations: the body is an
-// always_inline template, instantiated in a default (SSE2) function and in a target("avx2")
-// function; this file is compiled with -ffp-contract=off (core/CMakeLists.txt), so neither
-// version contracts a·b + c and both give the same bits.
+// The fused logistic kernel (dplab/problem/kernels.h). One source, three compilations: the body is
+// an always_inline template, instantiated in a default (SSE2) function, a target("avx2") function
+// and an AVX-512 one (DPLAB_TARGET_AVX512); this file is compiled with -ffp-contract=off
+// (core/CMakeLists.txt), so no version contracts a·b + c and all give the same bits.
 #include "dplab/problem/kernels.h"
 
 #include "dplab/common/simd.h"
@@ -20,6 +20,7 @@ namespace dplab::kernels {
 namespace {
 
 using simd::V4d;
+using simd::V8d;
 
 /** One call's arguments (logisticPass), for the two schedules below. */
 struct PassArgs {
@@ -150,49 +151,63 @@ DPLAB_SIMD_INLINE void addGroupRows(const double *const a[8], int present, const
     }
 }
 
-/** grad[j0, j0 + 4 NV) (and, with Tail, the last cols mod 4 columns, through the row's last four
- *  columns whose other lanes are dropped) += Σ_r c[r] x_r, rows r < rows in order. */
-template <int NV, bool Tail>
+/** grad[j0, j0 + W NV) (W = 4 or 8 lanes of D), with Half the next four columns, and with Tail the
+ *  last cols mod 4 columns (through the row's last four columns, whose other lanes are dropped)
+ *  += Σ_r c[r] x_r, rows r < rows in order: each coordinate its own chain, whatever the width. */
+template <class D, int NV, bool Half, bool Tail>
 DPLAB_SIMD_INLINE void addRowsChunk(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
                                     std::ptrdiff_t j0, double *grad)
 {
-    V4d g[NV > 0 ? NV : 1];
+    constexpr int W = sizeof(D) / sizeof(double);
+    D g[NV > 0 ? NV : 1];
     for (int v = 0; v < NV; ++v)
-        g[v] = simd::load(grad + j0 + 4 * v);
+        g[v] = simd::loadAs<D>(grad + j0 + W * v);
+    const std::ptrdiff_t jh = j0 + W * NV;
+    V4d half = Half ? simd::load(grad + jh) : simd::splat(0.0);
     V4d tail = Tail ? simd::load(grad + cols - 4) : simd::splat(0.0);
     const double *a = X;
     for (std::ptrdiff_t r = 0; r < rows; ++r, a += cols) {
-        const V4d cr = simd::splat(c[r]);
+        const D cr = simd::splatAs<D>(c[r]);
         for (int v = 0; v < NV; ++v)
-            g[v] += cr * simd::load(a + j0 + 4 * v);
+            g[v] += cr * simd::loadAs<D>(a + j0 + W * v);
+        if constexpr (Half)
+            half += simd::splat(c[r]) * simd::load(a + jh);
         if constexpr (Tail)
-            tail += cr * simd::load(a + cols - 4);
+            tail += simd::splat(c[r]) * simd::load(a + cols - 4);
     }
     for (int v = 0; v < NV; ++v)
-        simd::store(grad + j0 + 4 * v, g[v]);
+        simd::store(grad + j0 + W * v, g[v]);
+    if constexpr (Half)
+        simd::store(grad + jh, half);
     if constexpr (Tail)
         for (std::ptrdiff_t l = 4 - (cols & 3); l < 4; ++l)
             grad[cols - 4 + l] = tail[l];
 }
 
-/** The last chunk: NV (< MaxNV) vectors of columns, with the tail when there is one. */
-template <int MaxNV, int NV = 0>
-DPLAB_SIMD_INLINE void addRowsLast(int nv, const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
+/** The last chunk: NV (< MaxNV) vectors of columns, then four columns more when `half`, then the
+ *  tail when there is one. */
+template <class D, int MaxNV, int NV = 0>
+DPLAB_SIMD_INLINE void addRowsLast(int nv, bool half, const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
                                    const double *c, std::ptrdiff_t j0, double *grad)
 {
     if constexpr (NV < MaxNV) {
         if (nv != NV)
-            return addRowsLast<MaxNV, NV + 1>(nv, X, cols, rows, c, j0, grad);
-        if (cols & 3)
-            addRowsChunk<NV, true>(X, cols, rows, c, j0, grad);
+            return addRowsLast<D, MaxNV, NV + 1>(nv, half, X, cols, rows, c, j0, grad);
+        const bool tail = (cols & 3) != 0;
+        if (half && tail)
+            addRowsChunk<D, NV, true, true>(X, cols, rows, c, j0, grad);
+        else if (half)
+            addRowsChunk<D, NV, true, false>(X, cols, rows, c, j0, grad);
+        else if (tail)
+            addRowsChunk<D, NV, false, true>(X, cols, rows, c, j0, grad);
         else
-            addRowsChunk<NV, false>(X, cols, rows, c, j0, grad);
+            addRowsChunk<D, NV, false, false>(X, cols, rows, c, j0, grad);
     }
 }
 
 /** grad += Σ_r c[r] x_r over rows r < rows in order (each coordinate its own chain), in chunks of
- *  MaxNV vectors of columns. */
-template <int MaxNV>
+ *  MaxNV vectors D of columns. */
+template <class D, int MaxNV>
 DPLAB_SIMD_INLINE void addRowsBody(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
                                    double *grad)
 {
@@ -205,29 +220,64 @@ DPLAB_SIMD_INLINE void addRowsBody(const double *X, std::ptrdiff_t cols, std::pt
         }
         return;
     }
+    constexpr std::ptrdiff_t W = sizeof(D) / sizeof(double);
     const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
     std::ptrdiff_t j0 = 0;
-    for (; vcols - j0 >= 4 * MaxNV; j0 += 4 * MaxNV)
-        addRowsChunk<MaxNV, false>(X, cols, rows, c, j0, grad);
-    addRowsLast<MaxNV>(static_cast<int>((vcols - j0) / 4), X, cols, rows, c, j0, grad);
+    for (; vcols - j0 >= W * MaxNV; j0 += W * MaxNV)
+        addRowsChunk<D, MaxNV, false, false>(X, cols, rows, c, j0, grad);
+    addRowsLast<D, MaxNV>(static_cast<int>((vcols - j0) / W), (vcols - j0) % W != 0, X, cols, rows, c, j0, grad);
 }
 
 __attribute__((target("avx2"))) void addRowsAvx2(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows,
                                                  const double *c, double *grad)
 {
-    addRowsBody<8>(X, cols, rows, c, grad);
+    addRowsBody<V4d, 8>(X, cols, rows, c, grad);
 }
 
-/** Both schedules: Blocked (AVX2) takes blocks of rows, the gradient after each block
- *  (addRowsAvx2); otherwise (SSE2) a block is one group of eight rows, the gradient after it. */
-template <bool Blocked, bool WantGrad, bool WantLoss, bool WantCorrect>
+DPLAB_TARGET_AVX512 void addRowsAvx512(const double *X, std::ptrdiff_t cols, std::ptrdiff_t rows, const double *c,
+                                       double *grad)
+{
+    addRowsBody<V8d, 8>(X, cols, rows, c, grad);
+}
+
+/** The logistic weights of `lanes` rows (a vector D of four or eight margins z, labels yv):
+ *  the correct signs and the loss added to out in row order, the gradient's coefficients
+ *  −y σ(−y z) · scale stored to c. Lane by lane the same operations for D = V4d and V8d. */
+template <class D, bool WantGrad, bool WantLoss, bool WantCorrect>
+DPLAB_SIMD_INLINE void weights(D z, D yv, int lanes, double scale, LogisticPass &out, double *c)
+{
+    if constexpr (WantCorrect) {
+        for (int r = 0; r < lanes; ++r)
+            out.correct += (z[r] >= 0.0 ? 1.0 : -1.0) == yv[r];
+    }
+    const D u = -(yv * z);                             // −y z
+    const D e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
+    if constexpr (WantLoss) {
+        // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
+        const D l = (u > 0.0 ? u : simd::splatAs<D>(0.0)) + simd::log1pUnit(e);
+        for (int r = 0; r < lanes; ++r)
+            out.loss += l[r];
+    }
+    if constexpr (WantGrad) {
+        const D s = (u >= 0.0 ? simd::splatAs<D>(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
+        simd::store(c, -(yv * s) * scale);
+    }
+}
+
+/** The three schedules. Blocked (AVX2, AVX-512) takes blocks of rows: the margins (margins8) and
+ *  the logistic weights of each group of eight rows, then the block's gradient (addRowsAvx2 /
+ *  addRowsAvx512). Wide (AVX-512) first computes the margins of the whole block, then its weights
+ *  eight rows a vector — iterations that do not depend on each other, so the CPU overlaps their
+ *  e^x and σ chains (with AVX2 that split gained nothing: docs/benchmarks.md, fifth pass).
+ *  Otherwise (SSE2) a block is one group of eight rows: margins, weights and gradient in turn. */
+template <bool Blocked, bool Wide, bool WantGrad, bool WantLoss, bool WantCorrect>
 DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
 {
     const auto [X, y, rows, cols, theta, scale, grad] = args;
     LogisticPass out;
     const std::ptrdiff_t vcols = cols & ~std::ptrdiff_t(3);
     const std::ptrdiff_t block = Blocked ? blockRows(cols) : 8;
-    double c[MaxBlock];
+    double c[MaxBlock], zs[MaxBlock], ys[MaxBlock]; // a block's coefficients, margins and labels
     for (std::ptrdiff_t b0 = 0; b0 < rows; b0 += block) {
         const std::ptrdiff_t inBlock = std::min(block, rows - b0);
         for (std::ptrdiff_t g0 = 0; g0 < inBlock; g0 += 8) {
@@ -244,101 +294,136 @@ DPLAB_SIMD_INLINE LogisticPass passBody(const PassArgs &args)
                 margins8(a, theta, vcols, cols, z);
             else
                 marginsRows8(a, theta, vcols, cols, z);
+            if constexpr (Wide) {
+                simd::store(zs + g0, z[0]);
+                simd::store(zs + g0 + 4, z[1]);
+                std::memcpy(ys + g0, label, sizeof label);
+                continue;
+            }
             for (int h = 0; h < 2; ++h) {
                 const V4d yv = present == 8 ? simd::load(y + k + 4 * h) : simd::load(label + 4 * h);
-                const int lanes = std::clamp(present - 4 * h, 0, 4);
-                if constexpr (WantCorrect) {
-                    for (int r = 0; r < lanes; ++r)
-                        out.correct += (z[h][r] >= 0.0 ? 1.0 : -1.0) == yv[r];
-                }
-                const V4d u = -(yv * z[h]);                        // −y z
-                const V4d e = simd::expNonPositive(-simd::abs(u)); // e^{−|u|}
-                if constexpr (WantLoss) {
-                    // softplus(u) = max(u, 0) + log1p(e^{−|u|}), added in row order
-                    const V4d l = (u > 0.0 ? u : simd::splat(0.0)) + simd::log1pUnit(e);
-                    for (int r = 0; r < lanes; ++r)
-                        out.loss += l[r];
-                }
-                if constexpr (WantGrad) {
-                    const V4d s = (u >= 0.0 ? simd::splat(1.0) : e) / (1.0 + e); // σ(u) = σ(−y z)
-                    simd::store(c + g0 + 4 * h, -(yv * s) * scale);
-                }
+                weights<V4d, WantGrad, WantLoss, WantCorrect>(z[h], yv, std::clamp(present - 4 * h, 0, 4), scale,
+                                                              out, c + g0 + 4 * h);
             }
             if constexpr (!Blocked && WantGrad)
                 addGroupRows(a, present, c, vcols, cols, grad);
         }
-        if constexpr (Blocked && WantGrad)
-            addRowsAvx2(X + b0 * cols, cols, inBlock, c, grad);
+        if constexpr (Wide) {
+            // The weights of the whole block, eight rows a vector: the iterations do not depend on
+            // each other, so the CPU overlaps their e^x and σ chains.
+            for (std::ptrdiff_t g = 0; g < inBlock; g += 8) {
+                weights<V8d, WantGrad, WantLoss, WantCorrect>(simd::loadAs<V8d>(zs + g), simd::loadAs<V8d>(ys + g),
+                                                              static_cast<int>(std::min<std::ptrdiff_t>(8, inBlock - g)),
+                                                              scale, out, c + g);
+            }
+        }
+        if constexpr (Blocked && WantGrad) {
+            if constexpr (Wide)
+                addRowsAvx512(X + b0 * cols, cols, inBlock, c, grad);
+            else
+                addRowsAvx2(X + b0 * cols, cols, inBlock, c, grad);
+        }
     }
     return out;
 }
 
 /** The eight instantiations of passBody for a schedule behind one switch. */
-#define DPLAB_LOGISTIC_DISPATCH(BLOCKED)                                                           \
+#define DPLAB_LOGISTIC_DISPATCH(BLOCKED, WIDE)                                                     \
     const PassArgs args{X, y, rows, cols, theta, scale, grad};                                     \
     const int key = (grad ? 4 : 0) | (wantLoss ? 2 : 0) | (wantCorrect ? 1 : 0);                   \
     switch (key) {                                                                                 \
-    case 0: return passBody<BLOCKED, false, false, false>(args);                                   \
-    case 1: return passBody<BLOCKED, false, false, true>(args);                                    \
-    case 2: return passBody<BLOCKED, false, true, false>(args);                                    \
-    case 3: return passBody<BLOCKED, false, true, true>(args);                                     \
-    case 4: return passBody<BLOCKED, true, false, false>(args);                                    \
-    case 5: return passBody<BLOCKED, true, false, true>(args);                                     \
-    case 6: return passBody<BLOCKED, true, true, false>(args);                                     \
-    default: return passBody<BLOCKED, true, true, true>(args);                                     \
+    case 0: return passBody<BLOCKED, WIDE, false, false, false>(args);                             \
+    case 1: return passBody<BLOCKED, WIDE, false, false, true>(args);                              \
+    case 2: return passBody<BLOCKED, WIDE, false, true, false>(args);                              \
+    case 3: return passBody<BLOCKED, WIDE, false, true, true>(args);                               \
+    case 4: return passBody<BLOCKED, WIDE, true, false, false>(args);                              \
+    case 5: return passBody<BLOCKED, WIDE, true, false, true>(args);                               \
+    case 6: return passBody<BLOCKED, WIDE, true, true, false>(args);                               \
+    default: return passBody<BLOCKED, WIDE, true, true, true>(args);                               \
     }
 
 LogisticPass passSse2(const double *X, const double *y, std::ptrdiff_t rows, std::ptrdiff_t cols,
                       const double *theta, double scale, double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH(false)
+    DPLAB_LOGISTIC_DISPATCH(false, false)
 }
 
 __attribute__((target("avx2"))) LogisticPass passAvx2(const double *X, const double *y, std::ptrdiff_t rows,
                                                       std::ptrdiff_t cols, const double *theta, double scale,
                                                       double *grad, bool wantLoss, bool wantCorrect)
 {
-    DPLAB_LOGISTIC_DISPATCH(true)
+    DPLAB_LOGISTIC_DISPATCH(true, false)
+}
+
+DPLAB_TARGET_AVX512 LogisticPass passAvx512(const double *X, const double *y, std::ptrdiff_t rows,
+                                            std::ptrdiff_t cols, const double *theta, double scale, double *grad,
+                                            bool wantLoss, bool wantCorrect)
+{
+    DPLAB_LOGISTIC_DISPATCH(true, true)
 }
 
 #undef DPLAB_LOGISTIC_DISPATCH
 
-/** Whole vectors of four, then the last 1–3 elements through a padded vector (the same
- *  per-lane arithmetic). */
-template <typename F>
+/** Whole vectors D of four or eight lanes, then the last elements through a zero-padded vector
+ *  (the same per-lane arithmetic). */
+template <class D, typename F>
 DPLAB_SIMD_INLINE void elementwise(const double *in, double *out, std::ptrdiff_t size, F f)
 {
+    constexpr std::ptrdiff_t W = sizeof(D) / sizeof(double);
     std::ptrdiff_t k = 0;
-    for (; k + 4 <= size; k += 4)
-        simd::store(out + k, f(simd::load(in + k)));
+    for (; k + W <= size; k += W)
+        simd::store(out + k, f(simd::loadAs<D>(in + k)));
     if (k < size) {
-        double pad[4] = {0.0, 0.0, 0.0, 0.0};
+        double pad[W] = {};
         for (std::ptrdiff_t j = k; j < size; ++j)
             pad[j - k] = in[j];
-        const V4d r = f(simd::load(pad));
+        const D r = f(simd::loadAs<D>(pad));
         for (std::ptrdiff_t j = k; j < size; ++j)
             out[j] = r[j - k];
     }
 }
 
+/** e^{−|z|} and log1p elementwise, D wide. */
+template <class D>
+DPLAB_SIMD_INLINE void expMinusAbsBody(const double *z, double *e, std::ptrdiff_t size)
+{
+    elementwise<D>(z, e, size, [](D v) __attribute__((always_inline)) { return simd::expNonPositive(-simd::abs(v)); });
+}
+
+template <class D>
+DPLAB_SIMD_INLINE void log1pBody(double *e, std::ptrdiff_t size)
+{
+    elementwise<D>(e, e, size, [](D v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
+}
+
 void expMinusAbsSse2(const double *z, double *e, std::ptrdiff_t size)
 {
-    elementwise(z, e, size, [](V4d v) __attribute__((always_inline)) { return simd::expNonPositive(-simd::abs(v)); });
+    expMinusAbsBody<V4d>(z, e, size);
 }
 
 __attribute__((target("avx2"))) void expMinusAbsAvx2(const double *z, double *e, std::ptrdiff_t size)
 {
-    elementwise(z, e, size, [](V4d v) __attribute__((always_inline)) { return simd::expNonPositive(-simd::abs(v)); });
+    expMinusAbsBody<V4d>(z, e, size);
+}
+
+DPLAB_TARGET_AVX512 void expMinusAbsAvx512(const double *z, double *e, std::ptrdiff_t size)
+{
+    expMinusAbsBody<V8d>(z, e, size);
 }
 
 void log1pSse2(double *e, std::ptrdiff_t size)
 {
-    elementwise(e, e, size, [](V4d v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
+    log1pBody<V4d>(e, size);
 }
 
 __attribute__((target("avx2"))) void log1pAvx2(double *e, std::ptrdiff_t size)
 {
-    elementwise(e, e, size, [](V4d v) __attribute__((always_inline)) { return simd::log1pUnit(v); });
+    log1pBody<V4d>(e, size);
+}
+
+DPLAB_TARGET_AVX512 void log1pAvx512(double *e, std::ptrdiff_t size)
+{
+    log1pBody<V8d>(e, size);
 }
 
 // --- products in Eigen's order --------------------------------------------------------------
@@ -458,9 +543,11 @@ LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows,
                           const double *theta, double scale, double *grad, bool wantLoss,
                           bool wantCorrect, Isa isa)
 {
-    if (isa == Isa::Avx2 && cpuHasAvx2())
-        return passAvx2(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
-    return passSse2(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
+    switch (simd::usableIsa(isa)) {
+    case Isa::Avx512: return passAvx512(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
+    case Isa::Avx2: return passAvx2(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
+    default: return passSse2(X, y, rows, cols, theta, scale, grad, wantLoss, wantCorrect);
+    }
 }
 
 } // namespace dplab::kernels
@@ -469,18 +556,20 @@ namespace dplab::kernels {
 
 void expMinusAbs(const double *z, double *e, std::ptrdiff_t size, Isa isa)
 {
-    if (isa == Isa::Avx2 && cpuHasAvx2())
-        expMinusAbsAvx2(z, e, size);
-    else
-        expMinusAbsSse2(z, e, size);
+    switch (simd::usableIsa(isa)) {
+    case Isa::Avx512: expMinusAbsAvx512(z, e, size); break;
+    case Isa::Avx2: expMinusAbsAvx2(z, e, size); break;
+    default: expMinusAbsSse2(z, e, size); break;
+    }
 }
 
 void log1pUnitInPlace(double *e, std::ptrdiff_t size, Isa isa)
 {
-    if (isa == Isa::Avx2 && cpuHasAvx2())
-        log1pAvx2(e, size);
-    else
-        log1pSse2(e, size);
+    switch (simd::usableIsa(isa)) {
+    case Isa::Avx512: log1pAvx512(e, size); break;
+    case Isa::Avx2: log1pAvx2(e, size); break;
+    default: log1pSse2(e, size); break;
+    }
 }
 
 bool productInEigenOrder(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
@@ -494,7 +583,7 @@ bool productInEigenOrder(const double *A, std::ptrdiff_t lda, const double *B, s
     Eigen::internal::computeProductBlockingSizes<double, double, 1, Eigen::Index>(kc, mc, nc, 1);
     if (kc < k)
         return false; // several passes over the depth: not modelled
-    if (isa == Isa::Avx2 && cpuHasAvx2())
+    if (simd::usableIsa(isa) != Isa::Sse2) // AVX-512 runs the AVX2 version (the same bits)
         productAvx2(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);
     else
         productSse2(A, lda, B, ldb, C, ldc, m, k, n, mc, nc);

@@ -119,7 +119,7 @@ void OnlineMulticlassProblem::crossValues(const Eigen::Ref<const Eigen::MatrixXd
         theta = X.row(r).transpose();
         const Eigen::Map<const RowMajorMatrix> xm(theta.data(), mClasses, p);
         // n × q scores: the kernel gives the bits of Eigen's product, faster (dplab/problem/kernels.h)
-        if (simd::activeIsa() != simd::Isa::Avx2
+        if (simd::activeIsa() == simd::Isa::Sse2
             || !kernels::productInEigenOrder(examples.data(), n, theta.data(), p, scores.data(), n, n, p, mClasses))
             scores.noalias() = examples * xm.transpose();
         double sum = 0.0;

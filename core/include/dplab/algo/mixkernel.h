@@ -13,9 +13,10 @@
 //
 // Same bits on every x86-64 machine, like dplab/problem/kernels.h: one source compiled for SSE2
 // and for target("avx2"), no FMA contraction (core/CMakeLists.txt), chosen at run time by CPU
-// (`simd::activeIsa`; DPLAB_KERNELS=sse2 forces SSE2). tests/core/mixkernel_test.cpp compares
-// the two versions and Eigen's product byte for byte. Mixer::mix calls it on CPUs with AVX2 only:
-// the SSE2 version is no faster than Eigen's scalar loop, which gives the same bytes.
+// (`simd::activeIsa`; DPLAB_KERNELS=sse2 forces SSE2; AVX-512 runs the AVX2 version).
+// tests/core/mixkernel_test.cpp compares the versions and Eigen's product byte for byte.
+// Mixer::mix calls it on CPUs with AVX2 only: the SSE2 version is no faster than Eigen's scalar
+// loop, which gives the same bytes.
 //
 // Threading: safe from any number of threads (the buffer is per thread); allocates only while
 // the buffer grows.

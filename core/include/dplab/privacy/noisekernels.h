@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 //
 // NoiseStream's transform with a chosen instruction set. NoiseStream::laplace and ::gaussian use
-// simd::activeIsa() (AVX2 when the CPU has it); the SSE2 and the AVX2 compilations do the same
+// simd::activeIsa() (the highest of SSE2, AVX2, AVX-512 the CPU has); the compilations do the same
 // operations element by element without FMA contraction and give the same bits
 // (tests/core/noise_test.cpp compares them). For tests and benchmarks.
 //
@@ -15,8 +15,8 @@
 
 namespace dplab {
 
-/** NoiseStream(key).laplace(t, b, out, size), computed by the `isa` version (SSE2 when the CPU
- *  lacks AVX2). */
+/** NoiseStream(key).laplace(t, b, out, size), computed by the `isa` version (the next lower level
+ *  when the CPU lacks it: simd::usableIsa). */
 void noiseLaplace(std::uint64_t key, std::uint64_t t, double b, double *out, std::size_t size, simd::Isa isa);
 /** NoiseStream(key).gaussian(t, sigma, out, size), computed by the `isa` version. */
 void noiseGaussian(std::uint64_t key, std::uint64_t t, double sigma, double *out, std::size_t size, simd::Isa isa);

@@ -4,13 +4,14 @@
 // computes the margins, the logistic weights, the loss and the gradient while each block of rows
 // is in cache (L1), so the features are read once per evaluation instead of twice (X θ, then Xᵀ s).
 //
-// Same bits on every x86-64 machine: the kernel is compiled twice from one source, for SSE2 (the
-// x86-64 baseline) and for AVX2, and chosen at run time by CPU (`simd::activeIsa`). Both versions do the
-// same correctly rounded operations in the same order — a fixed order of accumulation (four lanes
-// of four-wide vectors, summed as (l0 + l1) + (l2 + l3), then the leftover columns in order), no
-// FMA contraction, e^x and ln x written with basic operations (dplab/common/simd.h) — so they give
-// identical bytes (tests/core/kernels_test.cpp compares them). The environment variable
-// DPLAB_KERNELS=sse2 forces the SSE2 version (for benchmarks; it cannot change a result).
+// Same bits on every x86-64 machine: the kernel is compiled three times from one source, for SSE2
+// (the x86-64 baseline), for AVX2 and for AVX-512, and chosen at run time by CPU
+// (`simd::activeIsa`). All versions do the same correctly rounded operations in the same order — a
+// fixed order of accumulation (four lanes of four-wide vectors, summed as (l0 + l1) + (l2 + l3),
+// then the leftover columns in order), no FMA contraction, e^x and ln x written with basic
+// operations (dplab/common/simd.h), only the elementwise work eight lanes wide under AVX-512 — so
+// they give identical bytes (tests/core/kernels_test.cpp compares them). The environment variable
+// DPLAB_KERNELS=avx2 or =sse2 caps the level (for benchmarks; it cannot change a result).
 //
 // Threading: pure functions.
 #pragma once
@@ -50,7 +51,8 @@ LogisticPass logisticPass(const double *X, const double *y, std::ptrdiff_t rows,
  *  Row and column blocks are Eigen's own (internal::computeProductBlockingSizes). Returns false,
  *  leaving C alone, where Eigen takes another path (k + m + n < 20, one row or column, or a
  *  depth split into several passes): the caller then uses Eigen. Vectorised over four rows of C,
- *  SSE2 or AVX2 with the same bits (tests/core/kernels_test.cpp compares both with Eigen). */
+ *  SSE2 or AVX2 with the same bits (tests/core/kernels_test.cpp compares both with Eigen); AVX-512
+ *  runs the AVX2 version. */
 bool productInEigenOrder(const double *A, std::ptrdiff_t lda, const double *B, std::ptrdiff_t ldb, double *C,
                          std::ptrdiff_t ldc, std::ptrdiff_t m, std::ptrdiff_t k, std::ptrdiff_t n,
                          Isa isa = activeIsa());
