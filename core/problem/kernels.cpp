@@ -68,13 +68,12 @@ inline std::ptrdiff_t blockRows(std::ptrdiff_t cols)
 /** out[l] = lane l of v0, v1, v2, v3 (a 4 × 4 transposition: shuffles, no arithmetic). */
 DPLAB_SIMD_INLINE void transpose4(V4d v0, V4d v1, V4d v2, V4d v3, V4d out[4])
 {
-    const simd::V4i low = {0, 1, 4, 5}, high = {2, 3, 6, 7}, even = {0, 4, 2, 6}, odd = {1, 5, 3, 7};
-    const V4d t02 = __builtin_shuffle(v0, v2, low), t13 = __builtin_shuffle(v1, v3, low);
-    const V4d u02 = __builtin_shuffle(v0, v2, high), u13 = __builtin_shuffle(v1, v3, high);
-    out[0] = __builtin_shuffle(t02, t13, even);
-    out[1] = __builtin_shuffle(t02, t13, odd);
-    out[2] = __builtin_shuffle(u02, u13, even);
-    out[3] = __builtin_shuffle(u02, u13, odd);
+    const V4d t02 = __builtin_shufflevector(v0, v2, 0, 1, 4, 5), t13 = __builtin_shufflevector(v1, v3, 0, 1, 4, 5);
+    const V4d u02 = __builtin_shufflevector(v0, v2, 2, 3, 6, 7), u13 = __builtin_shufflevector(v1, v3, 2, 3, 6, 7);
+    out[0] = __builtin_shufflevector(t02, t13, 0, 4, 2, 6);
+    out[1] = __builtin_shufflevector(t02, t13, 1, 5, 3, 7);
+    out[2] = __builtin_shufflevector(u02, u13, 0, 4, 2, 6);
+    out[3] = __builtin_shufflevector(u02, u13, 1, 5, 3, 7);
 }
 
 /** The lane sums (l0 + l1) + (l2 + l3) of four accumulators, for the four at once. */
