@@ -109,14 +109,36 @@ Json runSpecification(const Experiment &point, int run)
     return spec;
 }
 
-std::string runIdentity(const Experiment &point, int run, int repetition)
+namespace {
+
+/** The hash runIdentity gives for a run's specification (moved into the key and back). */
+std::string identityOf(Json &specification, int repetition, int repetitions)
 {
-    Json key = {{"specification", runSpecification(point, run)}};
+    Json key = Json::object();
+    key["specification"] = std::move(specification);
     if (repetition >= 0)
         key["repetition"] = repetition;
     else
-        key["repetitions"] = point.repetitions;
-    return canonicalHash(key);
+        key["repetitions"] = repetitions;
+    std::string identity = canonicalHash(key);
+    specification = std::move(key["specification"]);
+    return identity;
+}
+
+} // namespace
+
+std::string runIdentity(const Experiment &point, int run, int repetition)
+{
+    Json specification = runSpecification(point, run);
+    return identityOf(specification, repetition, point.repetitions);
+}
+
+RunKey runKey(const Experiment &point, int run)
+{
+    RunKey key;
+    key.specification = runSpecification(point, run);
+    key.identity = identityOf(key.specification, -1, point.repetitions);
+    return key;
 }
 
 Result<Experiment> sweepPointForKeys(const Experiment &experiment, int point)

@@ -120,5 +120,21 @@ TEST(RunIdentity, SweepPointsHaveTheKeyOfTheirOwnDocument)
     EXPECT_FALSE(runIdentityAt(swept, 2, 0, 0).ok());
 }
 
+TEST(RunIdentity, RunKeyIsTheIdentityAndTheSpecificationItHashes)
+{
+    const Experiment e = resolve(Json::parse(kText));
+    for (int run = 0; run < 2; ++run) {
+        const RunKey k = runKey(e, run);
+        EXPECT_EQ(k.specification, runSpecification(e, run));
+        EXPECT_EQ(k.identity, runIdentity(e, run, -1));
+        // The key hashes the specification with the number of repetitions, written out here.
+        const Json whole = {{"specification", runSpecification(e, run)}, {"repetitions", e.repetitions}};
+        EXPECT_EQ(k.identity, canonicalHash(whole));
+        const Json one = {{"specification", runSpecification(e, run)}, {"repetition", 2}};
+        EXPECT_EQ(runIdentity(e, run, 2), canonicalHash(one));
+    }
+    EXPECT_NE(runKey(e, 0).identity, runKey(e, 1).identity);
+}
+
 } // namespace
 } // namespace dplab

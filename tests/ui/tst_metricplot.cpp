@@ -24,6 +24,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <thread>
 
 using namespace dplab;
 
@@ -37,6 +38,7 @@ private slots:
     void hugeEpsilonIsDrawnToTheLastIteration();
     void liveRedrawsKeepTheirShareOfTheGuiThread();
     void aRedrawReplacesThePendingLiveRedraw();
+    void liveRedrawsFollowTheRunsCpuNotTheWallTime();
     void fullResolutionReloadDrawsEveryRowExactly_data();
     void fullResolutionReloadDrawsEveryRowExactly();
     void newRunDuringTheReloadDrawsOnlyTheNewRun_data();
@@ -342,6 +344,41 @@ void TestMetricPlot::aRedrawReplacesThePendingLiveRedraw()
     live.addBatches({rows(20, 30)});
     QTRY_COMPARE_WITH_TIMEOUT(redraws, 2, 10000); // new rows: drawn again (within the live interval)
     QCOMPARE(plot.meanGraph(0)->dataCount(), 30);
+}
+
+void TestMetricPlot::liveRedrawsFollowTheRunsCpuNotTheWallTime()
+{
+    // After its pause, a live redraw waits until the run's threads used kLiveReplotRunCpuMs since
+    // the last redraw: a run slowed down by other jobs (much wall time, little CPU) is not
+    // redrawn more often than on an idle machine, where one run thread passes that quantum
+    // within kLiveReplotMs (so a lecturer still sees ≥ 10 redraws a second).
+    using P = MetricPlot;
+    QVERIFY(P::kLiveReplotRunCpuMs <= P::kLiveReplotMs);
+    const double busy = 50.0; // the run's threads used 50 ms since the last check: not idle
+    QVERIFY(!P::liveReplotDue(P::kLiveReplotMs, 10.0, busy));          // loaded: 10 ms of the run's CPU
+    QVERIFY(!P::liveReplotDue(P::kLiveReplotMaxMs - 1, 79.0, busy));    // still short of the quantum
+    QVERIFY(P::liveReplotDue(P::kLiveReplotMs, P::kLiveReplotRunCpuMs, busy)); // idle machine, one thread
+    QVERIFY(P::liveReplotDue(P::kLiveReplotMs, 200.0, busy));           // two threads
+    // The rows are drawn after at most kLiveReplotMaxMs however slowly the run advances …
+    QVERIFY(P::liveReplotDue(P::kLiveReplotMaxMs, 1.0, busy));
+    // … and at once when the run's threads stopped (paused, a step, the end): no CPU since the
+    // last check; a check too recent to tell says "busy" (infinity).
+    QVERIFY(P::liveReplotDue(P::kLiveReplotMs, 0.5, 0.0));
+    QVERIFY(!P::liveReplotDue(P::kLiveReplotMs, 0.5, std::numeric_limits<double>::infinity()));
+    // The run's CPU clock excludes the calling thread: this thread's own work does not advance it.
+    const double before = P::runCpuMs();
+    volatile double x = 0;
+    for (int k = 0; k < 20000000; ++k)
+        x = x + std::sqrt(double(k));
+    QVERIFY(P::runCpuMs() - before < 5.0);
+    // A thread of the process that works does.
+    std::thread worker([] {
+        volatile double y = 0;
+        for (int k = 0; k < 20000000; ++k)
+            y = y + std::sqrt(double(k));
+    });
+    worker.join();
+    QVERIFY(P::runCpuMs() - before >= 1.0);
 }
 
 QTEST_MAIN(TestMetricPlot)

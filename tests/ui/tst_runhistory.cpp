@@ -12,6 +12,7 @@
 #include "runhistory.h"
 
 #include "dplab/engine/experiment.h"
+#include "dplab/engine/runidentity.h"
 #include "dplab/engine/runner.h"
 
 #include "uitest.h"
@@ -21,6 +22,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
+
+#include <optional>
 
 using namespace dplab;
 
@@ -87,6 +90,7 @@ private slots:
     void plotDrawsGhostLines();
     void rerunsOnlyWhatChanged();
     void controllerCountsOnlyChangedJobs();
+    void theRunsKeysAreTheFreshKeys();
 };
 
 void TestRunHistory::describesWhatDiffered()
@@ -309,6 +313,56 @@ void TestRunHistory::controllerCountsOnlyChangedJobs()
     QVERIFY(controller.start(e2));
     QVERIFY(finished.wait(20000));
     QCOMPARE(controller.lastJobCount(), 4);
+}
+
+
+void TestRunHistory::theRunsKeysAreTheFreshKeys()
+{
+    // The keys the run computes from the points it built (RunController::lastResultKeys) must be
+    // the keys resolving each point afresh gives, byte for byte, with and without a sweep.
+    Json swept = baseDocument();
+    swept["sweep"] = {{"parameter", "runs[*].params.stepsize"}, {"values", {0.05, 0.1, 0.2}}};
+    for (const Json &doc : {baseDocument(), swept}) {
+        auto e = build(doc);
+        const int points = e->sweep ? static_cast<int>(e->sweep->values.size()) : 1;
+        RunController controller;
+        QSignalSpy finished(&controller, &RunController::finished);
+        QVERIFY(controller.start(e));
+        QVERIFY(finished.wait(20000));
+        const std::shared_ptr<const RunKeys> keys = controller.lastResultKeys();
+        QVERIFY(keys);
+        QCOMPARE(static_cast<int>(keys->size()), points);
+        for (int p = 0; p < points; ++p) {
+            QCOMPARE((*keys)[static_cast<std::size_t>(p)].size(), e->runs.size());
+            std::optional<Result<Experiment>> point;
+            if (e->sweep)
+                point = sweepPointForKeys(*e, p);
+            for (int r = 0; r < static_cast<int>(e->runs.size()); ++r) {
+                const RunKey &key = (*keys)[static_cast<std::size_t>(p)][static_cast<std::size_t>(r)];
+                const auto fresh = runIdentityAt(*e, p, r, -1);
+                QVERIFY(fresh);
+                QCOMPARE(key.identity, *fresh);
+                QCOMPARE(key.specification, runSpecification(point ? **point : *e, r));
+            }
+        }
+        // The run (every run through runChanged now) gives the runner's numbers.
+        const auto result = controller.lastResult();
+        const auto reference = runAll(*e);
+        for (int p = 0; p < points; ++p)
+            for (std::size_t r = 0; r < e->runs.size(); ++r)
+                QVERIFY(sameRun(result->points[static_cast<std::size_t>(p)].runs[r],
+                                reference->points[static_cast<std::size_t>(p)].runs[r]));
+        // A history given the run's keys holds what one computing them itself holds.
+        RunHistory given, computed;
+        given.addResult(doc, e, result, keys.get());
+        computed.addResult(doc, e, result);
+        QCOMPARE(given.entries().size(), points * static_cast<int>(e->runs.size()));
+        QCOMPARE(given.entries().size(), computed.entries().size());
+        for (int k = 0; k < given.entries().size(); ++k) {
+            QCOMPARE(given.entries()[k].identity, computed.entries()[k].identity);
+            QCOMPARE(given.entries()[k].specification, computed.entries()[k].specification);
+        }
+    }
 }
 
 QTEST_MAIN(TestRunHistory)

@@ -3,6 +3,7 @@
 
 #include "dplab/engine/runidentity.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -73,6 +74,19 @@ int RerunPlan::changedRuns() const
     return n;
 }
 
+RerunPlan RerunPlan::everything(const Experiment &next)
+{
+    RerunPlan plan;
+    std::vector<int> all(next.runs.size());
+    for (std::size_t r = 0; r < all.size(); ++r)
+        all[r] = static_cast<int>(r);
+    for (int p = 0; p < pointCount(next); ++p) {
+        plan.reuse.emplace_back(next.runs.size(), std::make_pair(-1, -1));
+        plan.runs.push_back(all);
+    }
+    return plan;
+}
+
 RerunPlan planRerun(const Experiment &next, const Experiment *previous, const ExperimentResult *previousResult)
 {
     std::map<std::string, std::pair<int, int>> known;
@@ -109,7 +123,7 @@ RerunPlan planRerun(const Experiment &next, const Experiment *previous, const Ex
 
 Result<ExperimentResult> runChanged(const Experiment &next, const RerunPlan &plan,
                                     const ExperimentResult *previousResult, const RunnerOptions &options,
-                                    RunObserver *observer, RunControl *control, int *jobsRun)
+                                    RunObserver *observer, RunControl *control, int *jobsRun, RunKeys *keys)
 {
     // Points: the experiment itself without a sweep, else one built experiment per sweep value.
     std::vector<Experiment> built;
@@ -156,6 +170,14 @@ Result<ExperimentResult> runChanged(const Experiment &next, const RerunPlan &pla
                 for (const RunResult &run : point.runs)
                     for (const RepetitionResult &rep : run.repetitions)
                         *jobsRun += rep.skipped ? 0 : 1;
+    }
+    if (keys) {
+        keys->assign(static_cast<std::size_t>(points), {});
+        for (int p = 0; p < points; ++p) {
+            const Experiment &point = next.sweep ? built[static_cast<std::size_t>(p)] : next;
+            for (int r = 0; r < static_cast<int>(std::min(next.runs.size(), point.runs.size())); ++r)
+                (*keys)[static_cast<std::size_t>(p)].push_back(runKey(point, r));
+        }
     }
     // Assemble one point per point of `next` (runPoints returns only the points it ran).
     ExperimentResult merged;

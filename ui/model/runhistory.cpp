@@ -73,15 +73,19 @@ RunHistory::RunHistory(int keep, QObject *parent)
 }
 
 void RunHistory::addResult(const Json &document, std::shared_ptr<const Experiment> experiment,
-                           std::shared_ptr<const ExperimentResult> result)
+                           std::shared_ptr<const ExperimentResult> result, const RunKeys *keys)
 {
     if (!experiment || !result)
         return;
+    // The run's own keys when it computed them for every (point, run) of this result.
+    bool given = keys && keys->size() == result->points.size();
+    for (std::size_t p = 0; given && p < result->points.size(); ++p)
+        given = (*keys)[p].size() == experiment->runs.size();
     bool added = false;
     for (int p = 0; p < static_cast<int>(result->points.size()); ++p) {
         const PointResult &point = result->points[static_cast<std::size_t>(p)];
-        // A sweep point is resolved once for the keys of all its runs (it was twice per run: at
-        // the end of a sweep, on the GUI thread; docs/benchmarks.md).
+        // Without them a sweep point is resolved once for the keys of all its runs (it was twice
+        // per run: at the end of a sweep, on the GUI thread; docs/benchmarks.md).
         std::optional<Result<Experiment>> resolved;
         for (int r = 0; r < static_cast<int>(point.runs.size()); ++r) {
             const RunResult &run = point.runs[static_cast<std::size_t>(r)];
@@ -91,26 +95,31 @@ void RunHistory::addResult(const Json &document, std::shared_ptr<const Experimen
             bool cancelled = false;
             for (const RepetitionResult &rep : run.repetitions)
                 cancelled = cancelled || rep.status == RunStatus::Cancelled;
-            if (!ran || cancelled)
+            if (!ran || cancelled || r >= static_cast<int>(experiment->runs.size()))
                 continue;
-            if (experiment->sweep && !resolved)
-                resolved = sweepPointForKeys(*experiment, p);
-            if (resolved && !*resolved)
-                continue;
-            const Experiment &keyed = resolved ? **resolved : *experiment;
-            if (r >= static_cast<int>(keyed.runs.size()))
-                continue;
-            const std::string identity = runIdentity(keyed, r, -1);
-            if (const HistoryEntry *now = current(p, r); now && now->identity == identity)
+            RunKey key;
+            if (given) {
+                key = (*keys)[static_cast<std::size_t>(p)][static_cast<std::size_t>(r)];
+            } else {
+                if (experiment->sweep && !resolved)
+                    resolved = sweepPointForKeys(*experiment, p);
+                if (resolved && !*resolved)
+                    continue;
+                const Experiment &keyed = resolved ? **resolved : *experiment;
+                if (r >= static_cast<int>(keyed.runs.size()))
+                    continue;
+                key = runKey(keyed, r);
+            }
+            if (const HistoryEntry *now = current(p, r); now && now->identity == key.identity)
                 continue;
             HistoryEntry entry;
             entry.id = mNextId++;
             entry.point = p;
             entry.run = r;
             entry.label = toQString(run.label);
-            entry.identity = identity;
+            entry.identity = std::move(key.identity);
             entry.document = document;
-            entry.specification = runSpecification(keyed, r);
+            entry.specification = std::move(key.specification);
             entry.experiment = experiment;
             entry.result = result;
             mEntries.push_back(std::move(entry));

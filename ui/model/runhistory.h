@@ -15,6 +15,7 @@
 
 #include "dplab/engine/experiment.h"
 #include "dplab/engine/runner.h"
+#include "rerunplan.h"
 
 #include <QObject>
 #include <QString>
@@ -56,9 +57,11 @@ public:
 
     /** Adds every (point, run) of a finished result whose identity differs from the current entry
      *  of that (point, run); a result with the current identity replaces nothing. Runs with no
-     *  repetition run (skipped) and cancelled runs are not added. */
+     *  repetition run (skipped) and cancelled runs are not added. `keys`: the key of every
+     *  (point, run) as the run computed it (RunController::lastResultKeys); null, or not one per
+     *  (point, run), and each point is resolved here for its keys (the same keys). */
     void addResult(const Json &document, std::shared_ptr<const Experiment> experiment,
-                   std::shared_ptr<const ExperimentResult> result);
+                   std::shared_ptr<const ExperimentResult> result, const RunKeys *keys = nullptr);
     void clear();
 
     const QVector<HistoryEntry> &entries() const { return mEntries; }

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <functional>
 #include <limits>
 
@@ -161,6 +162,21 @@ int MetricPlot::liveReplotInterval(double costMs)
     return static_cast<int>(std::clamp(std::ceil(costMs / kLiveDrawShare), static_cast<double>(kLiveReplotMs), 60000.0));
 }
 
+bool MetricPlot::liveReplotDue(qint64 wallMs, double runCpuMs, double runCpuSinceCheckMs)
+{
+    return runCpuMs >= kLiveReplotRunCpuMs || wallMs >= kLiveReplotMaxMs || runCpuSinceCheckMs < kLiveReplotIdleCpuMs;
+}
+
+double MetricPlot::runCpuMs()
+{
+#if defined(CLOCK_PROCESS_CPUTIME_ID) && defined(CLOCK_THREAD_CPUTIME_ID)
+    timespec process{}, thread{};
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &process) == 0 && clock_gettime(CLOCK_THREAD_CPUTIME_ID, &thread) == 0)
+        return 1e3 * double(process.tv_sec - thread.tv_sec) + 1e-6 * double(process.tv_nsec - thread.tv_nsec);
+#endif
+    return 0.0; // no CPU clocks: the run's threads look idle and live redraws follow the wall time alone
+}
+
 MetricPlot::~MetricPlot()
 {
     gLiveCostMs = std::max(0.0, gLiveCostMs - mLiveCostMs);
@@ -220,7 +236,20 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     connect(results, &LiveResults::resetDone, this, &MetricPlot::rebuild);
     connect(results, &LiveResults::rowsAppended, this, &MetricPlot::onRowsAppended);
     mLiveReplot.setSingleShot(true);
-    connect(&mLiveReplot, &QTimer::timeout, this, [this] { replot(rpQueuedReplot); });
+    connect(&mLiveReplot, &QTimer::timeout, this, [this] {
+        const double cpu = runCpuMs();
+        const double sinceCheck = mSinceCheck.isValid() && mSinceCheck.elapsed() >= kLiveReplotMs
+                                      ? cpu - mRunCpuAtCheck
+                                      : std::numeric_limits<double>::infinity();
+        const bool due = liveReplotDue(mSinceReplot.isValid() ? mSinceReplot.elapsed() : kLiveReplotMaxMs,
+                                       cpu - mRunCpuAtReplot, sinceCheck);
+        mRunCpuAtCheck = cpu;
+        mSinceCheck.restart();
+        if (due)
+            replot(rpQueuedReplot);
+        else
+            mLiveReplot.start(kLiveReplotMs); // check again (rows that arrive meanwhile wait for it)
+    });
     // Any redraw (a new run, the end of a run, a legend change) draws every row appended so far:
     // a live redraw still pending is then redundant and the next one waits its interval from
     // here. (On a short run the pending live redraws fired after the end's own redraw, one or
@@ -228,6 +257,7 @@ MetricPlot::MetricPlot(LiveResults *results, QWidget *parent)
     connect(this, &QCustomPlot::beforeReplot, this, [this] {
         mLiveReplot.stop();
         mSinceReplot.restart();
+        mRunCpuAtReplot = runCpuMs();
     });
     connect(results, &LiveResults::runStateChanged, this, [this](int point, int) {
         // Runs that stopped streaming get their full resolution back once no run of the plot
@@ -565,13 +595,16 @@ void MetricPlot::onRowsAppended(int point, int run, int)
     // Rows arrive up to 20 times a second; redrawing every plot that often kept the GUI thread
     // busy for most of a fast run. A streaming plot redraws at most every kLiveReplotMs, and
     // less often when the plots' redraws together would take more than kLiveDrawShare of the
-    // time (on two cores, every millisecond the GUI thread draws is taken from the run).
+    // time (on two cores, every millisecond the GUI thread draws is taken from the run); then
+    // the timer checks that the run has advanced enough to be drawn again (liveReplotDue).
     if (!mLiveReplot.isActive()) {
         const double cost = replotTime(true); // QCustomPlot's running average of this plot's redraws
         gLiveCostMs = std::max(0.0, gLiveCostMs + cost - mLiveCostMs);
         mLiveCostMs = cost;
         const qint64 interval = liveReplotInterval(gLiveCostMs);
         const qint64 since = mSinceReplot.isValid() ? mSinceReplot.elapsed() : interval;
+        mRunCpuAtCheck = runCpuMs();
+        mSinceCheck.restart();
         mLiveReplot.start(static_cast<int>(std::max<qint64>(0, interval - since)));
     }
 }

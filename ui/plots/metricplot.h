@@ -78,6 +78,25 @@ public:
     /** The pause between two redraws of a streaming plot when the streaming plots' redraws
      *  take `costMs` milliseconds together (QCustomPlot's running average per plot, summed). */
     static int liveReplotInterval(double costMs);
+    /** After that pause a live redraw also waits for the run: the process' CPU time outside the
+     *  GUI thread (the run's threads) must have grown by kLiveReplotRunCpuMs since the plot's
+     *  last redraw, so that a run gets as many live redraws per second of its own CPU at any load
+     *  of the machine (paced by wall time alone, a run slowed down 3× by other jobs redrew 3×
+     *  as often: docs/benchmarks.md, fifth pass). On an idle machine one run thread gives
+     *  kLiveReplotRunCpuMs in under kLiveReplotMs, so the plot still redraws every kLiveReplotMs.
+     *  The rows are drawn anyway once kLiveReplotMaxMs passed since the last redraw, and as soon
+     *  as the run's threads are idle (under kLiveReplotIdleCpuMs since the last check: paused,
+     *  stepping, ended). */
+    static constexpr double kLiveReplotRunCpuMs = 80;
+    static constexpr int kLiveReplotMaxMs = 1000;
+    static constexpr double kLiveReplotIdleCpuMs = 0.1;
+    /** Whether a live redraw whose pause (liveReplotInterval) has passed is due, `wallMs` of wall
+     *  time and `runCpuMs` of the run's CPU after the plot's last redraw, the run's threads having
+     *  used `runCpuSinceCheckMs` since the previous check (infinity when that was less than
+     *  kLiveReplotMs ago: too short a look to call the run idle). */
+    static bool liveReplotDue(qint64 wallMs, double runCpuMs, double runCpuSinceCheckMs);
+    /** The process' CPU time outside the calling thread, in ms (the GUI thread: the run's). */
+    static double runCpuMs();
     /** Draws the older results of each run in `history` (not hidden) as faint dashed "ghost"
      *  lines behind the current curves, each labelled at its end by what differed
      *  (RunHistory::difference); null: no ghosts. */
@@ -191,8 +210,11 @@ private:
         QCP::SignDomain domain = QCP::sdBoth;
     };
     QHash<const QCPGraph *, RangeCache> mValueRanges;
-    QTimer mLiveReplot;        ///< the next redraw while rows stream in
+    QTimer mLiveReplot;        ///< the next redraw (or check whether it is due) while rows stream in
     QElapsedTimer mSinceReplot;
+    double mRunCpuAtReplot = 0; ///< runCpuMs() at the last redraw
+    double mRunCpuAtCheck = 0;  ///< runCpuMs() when the pending live redraw was armed or last checked
+    QElapsedTimer mSinceCheck;  ///< since then
     double mLiveCostMs = 0;    ///< this plot's recent redraw time, as counted in the shared sum
     quint64 mGeneration = 0;   ///< changes whenever graphs are replaced (a reload started before is stale)
 };

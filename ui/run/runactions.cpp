@@ -413,7 +413,8 @@ void RunActions::onFinished(std::shared_ptr<const ExperimentResult> result)
     if (result && !result->points.empty()) {
         mViews->showResult(mController->experiment(), result);
         if (mHistory)
-            mHistory->addResult(mStartedDocument, mController->experiment(), result);
+            mHistory->addResult(mStartedDocument, mController->experiment(), result,
+                                mController->lastResultKeys().get());
         if (result->diverged())
             emit message(tr("A run diverged: its curve stops at the divergence"), 10000);
     }

@@ -22,7 +22,7 @@ RunController::RunController(QObject *parent)
         if (!outcome)
             return;
         if (outcome->result)
-            onWorkerFinished(std::move(outcome->result), outcome->jobsRun);
+            onWorkerFinished(std::move(outcome->result), outcome->jobsRun, std::move(outcome->keys));
         else
             onWorkerFailed(outcome->error);
     });
@@ -76,6 +76,7 @@ void RunController::forgetLastRun()
     forgetReusable();
     mFeed->clear();
     mResult.reset();
+    mResultKeys.reset();
     mExperiment.reset();
     mElapsed = 0;
     mLastDone = -1;
@@ -88,6 +89,7 @@ bool RunController::start(std::shared_ptr<const Experiment> experiment, bool pau
     mFeed->clear();
     mLastDone = -1;
     mResult.reset();
+    mResultKeys.reset();
     mExperiment = std::move(experiment);
     mControl = std::make_shared<RunControl>();
     if (paused)
@@ -189,11 +191,13 @@ void RunController::drain()
     }
 }
 
-void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> result, int jobsRun)
+void RunController::onWorkerFinished(std::shared_ptr<const ExperimentResult> result, int jobsRun,
+                                     std::shared_ptr<const RunKeys> keys)
 {
     drain();
     stopClock();
     mResult = std::move(result);
+    mResultKeys = std::move(keys);
     mLastJobs = jobsRun;
     mReusableExperiment = mExperiment;
     mReusableResult = mResult;

@@ -10,6 +10,7 @@
 // Threading: GUI thread only.
 #pragma once
 
+#include "rerunplan.h"
 #include "runtypes.h"
 
 #include "dplab/engine/runner.h"
@@ -60,6 +61,9 @@ public:
     int lastJobCount() const { return mLastJobs; }
     /** The result of the last finished run (null before). */
     std::shared_ptr<const ExperimentResult> lastResult() const { return mResult; }
+    /** The key of every (point, run) of the last finished run, computed by the run's worker from
+     *  the points it built (null before, and after a failure). */
+    std::shared_ptr<const RunKeys> lastResultKeys() const { return mResultKeys; }
 
 public slots:
     /** Starts `experiment` (returns false when a run is active). With `paused` the runner
@@ -96,7 +100,8 @@ signals:
 private:
     void onDataReady();
     void drain();
-    void onWorkerFinished(std::shared_ptr<const ExperimentResult> result, int jobsRun);
+    void onWorkerFinished(std::shared_ptr<const ExperimentResult> result, int jobsRun,
+                          std::shared_ptr<const RunKeys> keys);
     void onWorkerFailed(const QString &message);
     void setState(State state);
 
@@ -106,6 +111,7 @@ private:
     std::shared_ptr<RunControl> mControl;
     std::shared_ptr<const Experiment> mExperiment;
     std::shared_ptr<const ExperimentResult> mResult;
+    std::shared_ptr<const RunKeys> mResultKeys;
     /** The last finished experiment and result, kept across start() for reuse. */
     std::shared_ptr<const Experiment> mReusableExperiment;
     std::shared_ptr<const ExperimentResult> mReusableResult;

@@ -156,24 +156,21 @@ void RunWorker::run(std::shared_ptr<const Experiment> experiment, std::shared_pt
         options.onWorkerStart = yieldToTheGui;
         FeedObserver observer(this, mFeed.get());
         int jobsRun = 0;
-        Result<ExperimentResult> result = ExperimentResult();
-        if (plan) {
-            result = runChanged(*experiment, *plan, previous.get(), options, &observer, control.get(), &jobsRun);
-        } else {
-            Runner runner(options);
-            result = runner.run(*experiment, &observer, control.get());
-            if (result)
-                jobsRun = static_cast<int>(result->jobs.size());
-        }
+        // Without a plan every run runs (what Runner::run does); either way the run's keys come
+        // from the sweep points built for it, so the GUI thread does not resolve them again.
+        const RerunPlan everything = plan ? RerunPlan() : RerunPlan::everything(*experiment);
+        auto keys = std::make_shared<RunKeys>();
+        Result<ExperimentResult> result = runChanged(*experiment, plan ? *plan : everything, previous.get(), options,
+                                                     &observer, control.get(), &jobsRun, keys.get());
         if (!result) {
-            end({nullptr, toQString(result.error().toString()), 0});
+            end({nullptr, toQString(result.error().toString()), 0, nullptr});
             return;
         }
-        end({std::make_shared<const ExperimentResult>(std::move(result.value())), QString(), jobsRun});
+        end({std::make_shared<const ExperimentResult>(std::move(result.value())), QString(), jobsRun, std::move(keys)});
     } catch (const std::exception &e) {
-        end({nullptr, tr("the run failed: %1").arg(QString::fromUtf8(e.what())), 0});
+        end({nullptr, tr("the run failed: %1").arg(QString::fromUtf8(e.what())), 0, nullptr});
     } catch (...) {
-        end({nullptr, tr("the run failed with an unknown error"), 0});
+        end({nullptr, tr("the run failed with an unknown error"), 0, nullptr});
     }
 }
 

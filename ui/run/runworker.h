@@ -52,6 +52,8 @@ public:
         std::shared_ptr<const ExperimentResult> result;
         QString error;
         int jobsRun = 0; ///< jobs the runner received (reused runs are not jobs)
+        /** The key of every (point, run), from the points the run built (null on failure). */
+        std::shared_ptr<const RunKeys> keys;
     };
     /** Any thread, after ended(): the outcome of the last run, once. */
     std::optional<Outcome> takeOutcome();

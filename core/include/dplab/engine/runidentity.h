@@ -44,6 +44,15 @@ Json runSpecification(const Experiment &point, int run);
  *  repetition = -1, the key of the run's whole result (all experiment.repetitions of it). */
 std::string runIdentity(const Experiment &point, int run, int repetition);
 
+/** A run's whole-result key and the specification it hashes, computed from one
+ *  specification: identity == runIdentity(point, run, -1), specification ==
+ *  runSpecification(point, run). The run history keeps both for every finished (point, run). */
+struct RunKey {
+    std::string identity;
+    Json specification;
+};
+RunKey runKey(const Experiment &point, int run);
+
 /** The key of a job of any experiment: with a sweep, the point's document (the sweep value set,
  *  the sweep removed) is resolved first (no data loaded). Errors: the point does not resolve. */
 Result<std::string> runIdentityAt(const Experiment &experiment, int point, int run, int repetition);
