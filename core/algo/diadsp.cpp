@@ -29,7 +29,6 @@ namespace dplab {
 
 namespace {
 
-
 class DiaDsp final : public AccountedAlgorithm<DiaDspAccountant>
 {
     /** ∇f at x for round t, clipped to C or checked against it (defined first: its type is

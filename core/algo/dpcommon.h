@@ -121,5 +121,4 @@ auto accountantIfBounded(bool noisy, const GradientBound &bound, const std::stri
     return nullptr;
 }
 
-
 } // namespace dplab::dp

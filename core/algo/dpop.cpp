@@ -31,7 +31,6 @@ namespace dplab {
 
 namespace {
 
-
 class Dpop final : public AccountedAlgorithm<DpopAccountant>
 {
 public:

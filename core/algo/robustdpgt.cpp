@@ -34,7 +34,6 @@ namespace dplab {
 
 namespace {
 
-
 // The exponent form of a schedule: a/(t0 + k)^p (constant: p = 0). False for geometric ones.
 struct PowerForm {
     double a = 0.0, m = 1.0, p = 0.0;

@@ -77,7 +77,6 @@ inline auto gradientsOf(const Problem &problem)
     };
 }
 
-
 /** Sends `clean` on `channel` with the same noise scale for every agent (`scale` is the n-vector
  *  buffer it is written to). Returns the bits sent. */
 inline std::uint64_t sendAtScale(Broadcast &channel, const Eigen::MatrixXd &clean, double scale,

@@ -359,7 +359,6 @@ Json inheritRing4Parameters(Json weights, const Json &graphJson)
     return weights;
 }
 
-
 std::vector<std::string> sweepPaths(const SweepSpec &sweep)
 {
     std::vector<std::string> paths;
@@ -421,7 +420,6 @@ Result<std::string> sweepParameterFromJson(const Json &parameter)
     }
     return joined;
 }
-
 
 namespace {
 

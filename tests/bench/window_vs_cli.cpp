@@ -160,7 +160,6 @@ private:
     std::function<void()> mOnEvent;
 };
 
-
 /** A long preset's shortening for --all: iterations and repetitions (0: the preset's own), so that
  *  one run takes well under a second of CPU on the development machine. Its recording cadence is kept. */
 struct Shortening {

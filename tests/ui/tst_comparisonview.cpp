@@ -123,8 +123,6 @@ void TestComparisonView::sweepSelectorShowsTheValue()
                  qPrintable(QStringLiteral("%1 in %2 px").arg(point->itemText(i)).arg(point->width())));
 }
 
-
-
 void TestComparisonView::aHiddenViewShowsTheSameOnceShown()
 {
     // Behind the live plots the view builds nothing while a run starts, streams and ends (it was

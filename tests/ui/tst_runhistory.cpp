@@ -315,7 +315,6 @@ void TestRunHistory::controllerCountsOnlyChangedJobs()
     QCOMPARE(controller.lastJobCount(), 4);
 }
 
-
 void TestRunHistory::theRunsKeysAreTheFreshKeys()
 {
     // The keys the run computes from the points it built (RunController::lastResultKeys) must be

@@ -52,7 +52,6 @@ void collectDifferences(const Json &from, const Json &to, const std::string &pat
     out << QStringLiteral("%1 %2 → %3").arg(toQString(shown), leafText(from), leafText(to));
 }
 
-
 } // namespace
 
 QString describeDifference(const Json &from, const Json &to, int maxItems)

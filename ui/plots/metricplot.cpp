@@ -155,7 +155,6 @@ private:
     QPointer<MetricPlot> mBusyPlot; ///< the plot it is for
 };
 
-
 int MetricPlot::liveReplotInterval(double costMs)
 {
     // At most a minute: a plot that stopped answering still shows the run's progress.

@@ -33,7 +33,6 @@
 
 namespace dplab {
 
-
 PlotPanel::PlotPanel(LiveResults *results, QWidget *parent)
     : QWidget(parent)
     , mResults(results)

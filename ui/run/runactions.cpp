@@ -30,7 +30,6 @@
 
 namespace dplab {
 
-
 RunActions::RunActions(ExperimentDocument *document, RunController *controller, LiveResults *results,
                        ResultsView *views, QWidget *window)
     : QObject(window)
